@@ -1,0 +1,33 @@
+# The two commands of the README: `make run` and `make test`.
+# Both create .venv and install what they need on a fresh machine (Python 3.11+ and make).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench demo clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/fraylog serve --host 127.0.0.1 --port 8000
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+test: lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+demo: $(STAMP)
+	$(BIN)/fraylog demo
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache fraylog.db

@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI) and the `fraylog` command line."""

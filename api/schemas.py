@@ -1,0 +1,149 @@
+"""Request and response schemas of the HTTP API."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.commands import DiceSourceName
+
+
+class EncounterCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=120, examples=["Ambush at the ford"])
+    ruleset: Literal["novus", "phantasia", "wits"] = Field(
+        description="The rule system. Only novus is playable so far."
+    )
+    dice_source: DiceSourceName = Field(
+        default="server", description="server (strong randomness), seeded, or manual."
+    )
+    seed: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="Required with dice_source 'seeded'.",
+    )
+    actor: str | None = Field(default=None, max_length=100)
+
+
+class CombatantCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60, examples=["Brakka"])
+    side: str = Field(default="", max_length=60, examples=["players"])
+    stats: dict[str, Any] = Field(
+        description="The rule system's stats; for novus see NovusStats in docs/rules/novus.md.",
+        examples=[
+            {
+                "hits": 30,
+                "bonuses": {"spd": 2, "wis": 1, "dex": 2},
+                "melee_ranks": 7,
+                "ar": 4,
+                "weapons": [{"name": "sword", "dr": 6, "stat": "dex", "ranks": 7}],
+            }
+        ],
+    )
+    expected_version: int | None = Field(default=None, ge=0)
+    actor: str | None = Field(default=None, max_length=100)
+
+
+class EncounterSummary(BaseModel):
+    id: str
+    name: str
+    ruleset: str
+    created_at: str
+
+
+class EncounterList(BaseModel):
+    encounters: list[EncounterSummary]
+
+
+class CombatantPublic(BaseModel):
+    id: str
+    name: str
+    side: str
+    hits: int
+    max_hits: int
+    ip: int | None
+    effective_ip: int | None
+    bleeding: int = Field(description="Hits lost at each End Round from open wounds.")
+    wounds: list[dict[str, Any]]
+    daze_count: int
+    stun_count: int
+    conditions: dict[str, int | None]
+    modifiers: list[dict[str, Any]]
+    ap_budget: int
+    ap_spent: int
+    action_points_left: int
+    ap_carried: int
+    fate_points: int
+    def_: int = Field(alias="def", serialization_alias="def")
+    helpless: bool
+    dying: bool
+    dead: bool
+    down: bool
+    declared: bool
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class EncounterPublic(BaseModel):
+    id: str
+    name: str
+    ruleset: str
+    dice_source: str
+    created_at: str
+    version: int = Field(description="Position of the last event folded.")
+    round: int
+    elapsed_seconds: int
+    step: Literal["setup", "initiative", "declaration", "boons", "resolution", "end_round"]
+    next_to_declare: str | None
+    next_to_resolve: str | None
+    pending_boons: dict[str, Any] | None
+    order: list[str] = Field(description="Combatant ids in resolution order (highest IP first).")
+    combatants: list[CombatantPublic]
+    actions: list[dict[str, Any]] = Field(description="Actions left to resolve, in order.")
+
+
+class EventRecord(BaseModel):
+    position: int
+    type: str
+    timestamp: str
+    actor: str
+    cause: int | None
+    data: dict[str, Any]
+
+
+class CommandResult(BaseModel):
+    events: list[EventRecord]
+    encounter: EncounterPublic
+
+
+class CombatantAdded(BaseModel):
+    id: str
+    combatant: CombatantPublic
+    encounter: EncounterPublic
+
+
+class LogLine(BaseModel):
+    position: int
+    round: int
+    type: str
+    actor: str
+    text: str
+
+
+class NarrativeLog(BaseModel):
+    lines: list[LogLine]
+
+
+class Problem(BaseModel):
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    rule: str | None = None
+    field: str | None = None
+    errors: list[dict[str, Any]] | None = None

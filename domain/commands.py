@@ -1,0 +1,184 @@
+"""Commands: what a table asks the encounter to do, in the imperative.
+
+One model per command, discriminated by `type`. The rule system validates them
+against the current state; an invalid command records nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DiceSourceName = Literal["server", "seeded", "manual"]
+
+
+class CommandBase(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dice: dict[str, list[int]] | None = Field(
+        default=None,
+        description="Manual faces: roll name -> faces in the order rolled, explosions "
+        "included. Rolls not named here use the encounter's dice source.",
+        examples=[{"attack": [14, 3]}],
+    )
+    dice_source: DiceSourceName | None = Field(
+        default=None, description="Override the encounter's dice source for this command."
+    )
+    expected_version: int | None = Field(
+        default=None,
+        ge=0,
+        description="The encounter version this command was decided on; a stale one is a 409.",
+    )
+    actor: str | None = Field(
+        default=None, max_length=100, description="Who issues the command (default: gm)."
+    )
+
+
+Modifiers = dict[Annotated[str, Field(min_length=1, max_length=60)], int]
+
+
+class RollInitiative(CommandBase):
+    """Roll initiative (step 1) for one combatant, or for every combatant without an IP."""
+
+    type: Literal["roll_initiative"] = "roll_initiative"
+    combatant: str | None = Field(
+        default=None, description="Combatant id; all without IP if omitted."
+    )
+    ip: int | None = Field(default=None, description="An IP the GM enters instead of rolling.")
+    modifiers: Modifiers = Field(default_factory=dict, description="Other named IP modifiers.")
+
+
+class ActionSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="An action of the rule system's catalogue (docs/rules).")
+    target: str | None = Field(default=None, description="Target combatant id, for attacks.")
+    weapon: str | None = Field(default=None, description="Weapon name from the stats.")
+    ap: int | None = Field(
+        default=None, ge=0, le=20, description="AP for moves and GM-priced actions."
+    )
+    move: str | None = Field(default=None, description="Combat Move used with an attack.")
+    params: dict[str, Any] = Field(default_factory=dict, description="Action-specific extras.")
+
+
+class Declare(CommandBase):
+    """Declare one combatant's actions for the round (step 2)."""
+
+    type: Literal["declare"] = "declare"
+    combatant: str
+    actions: list[ActionSpec] = Field(default_factory=list, max_length=12)
+    out_of_order: bool = Field(default=False, description="GM override of the declaration order.")
+
+
+class BoonSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="A Boon of the table, or any name with `effect` for a GM Boon.")
+    points: int | None = Field(default=None, ge=1, le=50, description="Points for a '+' Boon.")
+    effect: str | None = Field(
+        default=None, max_length=500, description="Effect text of a GM Boon."
+    )
+
+
+class Resolve(CommandBase):
+    """Resolve the next declared action (step 3)."""
+
+    type: Literal["resolve"] = "resolve"
+    action: str | None = Field(default=None, description="The action id expected next (checked).")
+    modifiers: Modifiers = Field(default_factory=dict, description="Situational named modifiers.")
+    boons: list[BoonSpec] | None = Field(
+        default=None, description="Spend the Boon Points of a hit at once; omit to spend later."
+    )
+    hit: bool | None = Field(default=None, description="GM override of the computed hit or miss.")
+
+
+class SpendBoons(CommandBase):
+    """Spend the Boon Points of the last hit."""
+
+    type: Literal["spend_boons"] = "spend_boons"
+    boons: list[BoonSpec] = Field(default_factory=list, max_length=12)
+
+
+class Save(CommandBase):
+    """A Saving Throw the GM calls for."""
+
+    type: Literal["save"] = "save"
+    combatant: str
+    stat: str = Field(description="The stat saved against, e.g. con, spd, str.")
+    tn: int = Field(default=15, ge=-100, le=200)
+    modifiers: Modifiers = Field(default_factory=dict)
+    purpose: str = Field(default="", max_length=200)
+
+
+class EndRound(CommandBase):
+    """End the round (step 4): upkeep, then the next round begins."""
+
+    type: Literal["end_round"] = "end_round"
+
+
+class AdjustHits(CommandBase):
+    """GM override: add (positive) or remove (negative) hits."""
+
+    type: Literal["adjust_hits"] = "adjust_hits"
+    combatant: str
+    amount: int = Field(ge=-10_000, le=10_000)
+    reason: str = Field(default="GM adjustment", max_length=200)
+
+
+class SetCondition(CommandBase):
+    """GM override: apply a condition (a bleeding wound with `rate`, a count with `count`)."""
+
+    type: Literal["set_condition"] = "set_condition"
+    combatant: str
+    condition: str
+    count: int | None = Field(default=None, ge=1, le=10_000)
+    rate: int | None = Field(default=None, ge=1, le=1000)
+    reason: str = Field(default="GM", max_length=200)
+
+
+class ClearCondition(CommandBase):
+    """GM override: clear a condition (one bleeding wound by its position, or all)."""
+
+    type: Literal["clear_condition"] = "clear_condition"
+    combatant: str
+    condition: str
+    wound: int | None = None
+    reason: str = Field(default="GM", max_length=200)
+
+
+class SetModifier(CommandBase):
+    """GM override: a named modifier on a combatant, for `rounds` rounds or until cleared."""
+
+    type: Literal["set_modifier"] = "set_modifier"
+    combatant: str
+    name: str = Field(min_length=1, max_length=60)
+    applies_to: Literal["ab", "act", "def", "ip", "damage"]
+    value: int = Field(ge=-1000, le=1000)
+    rounds: int | None = Field(default=None, ge=1, le=1000)
+    reason: str = Field(default="GM", max_length=200)
+
+
+class ClearModifier(CommandBase):
+    """GM override: remove a named modifier."""
+
+    type: Literal["clear_modifier"] = "clear_modifier"
+    combatant: str
+    name: str
+    reason: str = Field(default="GM", max_length=200)
+
+
+Command = Annotated[
+    RollInitiative
+    | Declare
+    | Resolve
+    | SpendBoons
+    | Save
+    | EndRound
+    | AdjustHits
+    | SetCondition
+    | ClearCondition
+    | SetModifier
+    | ClearModifier,
+    Field(discriminator="type"),
+]

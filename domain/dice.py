@@ -1,0 +1,196 @@
+"""Dice as values, and where faces come from.
+
+A roll keeps every face in the order rolled; a die whose chain explodes or implodes
+keeps its chain with it (`chain[0]` is the first face). Rules that say *how* a die
+chains (Novus's open-ended 2d10, the Wits roll-up) live in their rule-system module
+and use `DiceSource.face` to draw each face.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from domain.errors import DiceError
+
+
+@dataclass(frozen=True)
+class Die:
+    """One physical die and every face it showed (its roll-up chain included)."""
+
+    sides: int
+    chain: tuple[int, ...]
+    value: int  # what the die contributes to the total (signed for implosions)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sides": self.sides, "faces": list(self.chain), "value": self.value}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A roll: what was rolled, each die, named modifiers and the total."""
+
+    name: str
+    expression: str
+    dice: tuple[Die, ...]
+    modifiers: Mapping[str, int] = field(default_factory=dict)
+    source: str = "manual"
+    flags: tuple[str, ...] = ()
+
+    @property
+    def dice_total(self) -> int:
+        return sum(d.value for d in self.dice)
+
+    @property
+    def total(self) -> int:
+        return self.dice_total + sum(self.modifiers.values())
+
+    @property
+    def faces(self) -> list[int]:
+        return [f for d in self.dice for f in d.chain]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "expression": self.expression,
+            "source": self.source,
+            "dice": [d.to_dict() for d in self.dice],
+            "dice_total": self.dice_total,
+            "modifiers": dict(self.modifiers),
+            "total": self.total,
+            "flags": list(self.flags),
+        }
+
+
+class DiceSource(Protocol):
+    """Where faces come from: the server, a seed, or the table (manual)."""
+
+    name: str
+
+    def face(self, roll: str, sides: int) -> int:
+        """Return the next face of the named roll, 1..sides."""
+        ...
+
+    def finish(self) -> None:
+        """Check nothing was left over once the command has rolled everything."""
+        ...
+
+
+class ManualDice:
+    """Faces typed in by the table: roll name -> faces in the order rolled."""
+
+    name = "manual"
+
+    def __init__(self, faces: Mapping[str, list[int]]) -> None:
+        self._faces = {k: list(v) for k, v in faces.items()}
+        self._used: dict[str, int] = {k: 0 for k in faces}
+
+    def face(self, roll: str, sides: int) -> int:
+        faces = self._faces.get(roll)
+        used = self._used.get(roll, 0)
+        if faces is None or used >= len(faces):
+            raise DiceError(
+                roll,
+                f"roll '{roll}' needs a face for die {used + 1} (a d{sides}), "
+                f"but {'none was given' if faces is None else f'only {len(faces)} were given'}",
+                die=used + 1,
+            )
+        value = faces[used]
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
+            raise DiceError(
+                roll,
+                f"die {used + 1} of roll '{roll}' is a d{sides}: {value!r} is not in 1..{sides}",
+                die=used + 1,
+            )
+        self._used[roll] = used + 1
+        return value
+
+    def finish(self) -> None:
+        for roll, faces in self._faces.items():
+            used = self._used.get(roll, 0)
+            if used == 0:
+                raise DiceError(roll, f"roll '{roll}' was not rolled by this command")
+            if used < len(faces):
+                raise DiceError(
+                    roll,
+                    f"roll '{roll}' has {len(faces) - used} face(s) left over after die {used}",
+                    die=used + 1,
+                )
+
+
+def derived_face(secret: bytes, key: str, sides: int) -> int:
+    """A face drawn from HMAC-SHA256(secret, key) by rejection sampling (no modulo bias)."""
+    counter = 0
+    limit = (1 << 32) - ((1 << 32) % sides)
+    while True:
+        digest = hmac.new(secret, f"{key}#{counter}".encode(), hashlib.sha256).digest()
+        for i in range(0, 32, 4):
+            n = int.from_bytes(digest[i : i + 4], "big")
+            if n < limit:
+                return n % sides + 1
+        counter += 1
+
+
+class DerivedDice:
+    """Faces derived from a secret and a key per face; reproducible from the secret.
+
+    Used with a public seed for `seeded` encounters (demos, tests). The key is the
+    position the command starts at, the roll name and the face's ordinal in the roll.
+    """
+
+    def __init__(self, name: str, secret: bytes, position: int) -> None:
+        self.name = name
+        self._secret = secret
+        self._position = position
+        self._counts: dict[str, int] = {}
+
+    def face(self, roll: str, sides: int) -> int:
+        n = self._counts.get(roll, 0)
+        self._counts[roll] = n + 1
+        return derived_face(self._secret, f"{self._position}/{roll}/{n}", sides)
+
+    def finish(self) -> None:
+        return None
+
+
+class MixedDice:
+    """Manual faces where the table gave them, the fallback source for every other roll."""
+
+    def __init__(self, manual: ManualDice, fallback: DiceSource | None) -> None:
+        self._manual = manual
+        self._fallback = fallback
+        self.name = manual.name
+
+    def face(self, roll: str, sides: int) -> int:
+        if self._fallback is None or roll in self._manual._faces:
+            return self._manual.face(roll, sides)
+        return self._fallback.face(roll, sides)
+
+    def source_of(self, roll: str) -> str:
+        if self._fallback is None or roll in self._manual._faces:
+            return "manual"
+        return self._fallback.name
+
+    def finish(self) -> None:
+        self._manual.finish()
+
+
+def source_name(dice: DiceSource, roll: str) -> str:
+    """The name of the source that supplied the faces of `roll`."""
+    if isinstance(dice, MixedDice):
+        return dice.source_of(roll)
+    return dice.name
+
+
+def roll_plain(dice: DiceSource, name: str, count: int, sides: int, **mods: int) -> Roll:
+    """`count` dice of `sides` sides with no chains (e.g. 1d10 for a Snag's hurt)."""
+    faces = [dice.face(name, sides) for _ in range(count)]
+    return Roll(
+        name=name,
+        expression=f"{count}d{sides}",
+        dice=tuple(Die(sides, (f,), f) for f in faces),
+        modifiers=mods,
+        source=source_name(dice, name),
+    )

@@ -1,0 +1,192 @@
+"""The events of an Encounter, in the past tense.
+
+Every event carries `actor` (who issued the command) and `cause` (the position of the
+event it follows from, or None). Each is complete enough to fold without looking
+anything up: dice faces, named modifiers, target numbers, outcomes, and hits before
+and after. Positions are the aggregate versions, starting at 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.fold import evolve
+
+
+class EncounterEvent(Aggregate.Event):
+    """Base of every Encounter event."""
+
+    actor: str
+    cause: int | None
+
+    def apply(self, aggregate: Any) -> None:
+        aggregate.state = evolve(getattr(aggregate, "state", None), self)
+
+
+class EncounterCreated(EncounterEvent, Aggregate.Created):
+    name: str
+    ruleset: str
+    dice_source: str
+    seed: str | None
+    options: dict[str, Any]
+
+
+class CombatantAdded(EncounterEvent):
+    combatant: str
+    name: str
+    side: str
+    stats: dict[str, Any]
+    max_hits: int
+    hits: int
+
+
+class InitiativeRolled(EncounterEvent):
+    combatant: str
+    ip: int
+    raw: int | None  # the dice total, used to break ties (NOV-AMB-8)
+    rolls: dict[str, Any]
+    modifiers: dict[str, int]
+    entered: bool  # True when the GM entered the IP instead of rolling
+
+
+class ActionsDeclared(EncounterEvent):
+    combatant: str
+    round: int
+    actions: list[dict[str, Any]]
+    ap_budget: int
+    ap_spent: int
+    ap_carried: int  # AP owed by the next round
+    effects: list[dict[str, Any]]
+    out_of_order: bool
+
+
+class AttackRolled(EncounterEvent):
+    combatant: str
+    action: str
+    target: str
+    rolls: dict[str, Any]
+    attack_bonus: dict[str, int]
+    defence: dict[str, Any]
+    total: int
+    hit: bool
+    margin: int
+    boon_points: int
+    snag_points: int
+    nova: bool
+
+
+class FatePointGained(EncounterEvent):
+    combatant: str
+    fate_points: int
+
+
+class BoonsSpent(EncounterEvent):
+    combatant: str
+    target: str
+    points: int
+    boons: list[dict[str, Any]]
+    effects: list[dict[str, Any]]  # next-round effects granted, each with its combatant
+    actions: list[dict[str, Any]]  # actions granted (a Lightning Attack)
+
+
+class DamageApplied(EncounterEvent):
+    combatant: str
+    amount: int
+    hits_before: int
+    hits_after: int
+    breakdown: dict[str, Any]
+
+
+class ConditionApplied(EncounterEvent):
+    combatant: str
+    condition: str
+    count: int | None
+    rate: int | None
+    reason: str
+
+
+class ConditionCleared(EncounterEvent):
+    combatant: str
+    condition: str
+    wound: int | None  # the position of the wound closed, for bleeding
+    reason: str
+
+
+class SaveRolled(EncounterEvent):
+    combatant: str
+    stat: str
+    purpose: str
+    rolls: dict[str, Any]
+    tn: int
+    total: int
+    saved: bool
+    margin: int
+
+
+class FirstAidRolled(EncounterEvent):
+    combatant: str
+    target: str
+    action: str
+    purpose: str
+    rolls: dict[str, Any]
+    tn: int
+    total: int
+    success: bool
+
+
+class ActionResolved(EncounterEvent):
+    combatant: str
+    action: str
+    kind: str
+    detail: dict[str, Any]
+
+
+class ActionLost(EncounterEvent):
+    combatant: str
+    action: str
+    kind: str
+    rule: str
+    reason: str
+
+
+class UpkeepTicked(EncounterEvent):
+    combatant: str
+    round: int
+    kind: str  # bleeding | dying | <condition name>
+    amount: int  # hits lost (bleeding, dying) or 1 for a count going down
+    hits_before: int
+    hits_after: int
+    count_before: int | None
+    count_after: int | None
+    wound: int | None
+
+
+class RoundEnded(EncounterEvent):
+    round: int
+    lost_actions: list[str]
+
+
+class HitsAdjusted(EncounterEvent):
+    combatant: str
+    amount: int
+    hits_before: int
+    hits_after: int
+    reason: str
+
+
+class ModifierSet(EncounterEvent):
+    combatant: str
+    name: str
+    applies_to: str
+    value: int
+    first_round: int
+    last_round: int | None
+    reason: str
+
+
+class ModifierCleared(EncounterEvent):
+    combatant: str
+    name: str
+    reason: str

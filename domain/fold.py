@@ -1,0 +1,239 @@
+"""The one fold from events to state. The aggregate and every projection use it.
+
+`evolve` applies one event to a state (in place, returning it). It only records what
+the event says happened: every rule was applied when the event was decided, by the
+rule-system module that decided it. Hits move by the amounts events carry, so a later
+correction that skips an event (a void) folds to the right numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from domain.state import (
+    ActionState,
+    CombatantState,
+    Condition,
+    Effect,
+    EncounterState,
+    PendingBoons,
+    Wound,
+)
+
+Handler = Callable[[EncounterState, Any], None]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _on(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        _HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+def evolve(state: EncounterState | None, event: Any) -> EncounterState:
+    """Apply one event to the state."""
+    kind = type(event).__name__
+    if kind == "EncounterCreated":
+        state = EncounterState(
+            id=str(event.originator_id),
+            name=event.name,
+            ruleset=event.ruleset,
+            dice_source=event.dice_source,
+            seed=event.seed,
+            options=dict(event.options),
+            created_at=event.timestamp.isoformat(),
+        )
+    else:
+        assert state is not None, f"{kind} before EncounterCreated"
+        _HANDLERS[kind](state, event)
+    state.version = event.originator_version
+    return state
+
+
+def fold(events: Iterable[Any], state: EncounterState | None = None) -> EncounterState | None:
+    """Fold events, in order, onto a state (None for a new encounter)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def _add_effects(state: EncounterState, effects: list[dict[str, Any]], position: int) -> None:
+    for e in effects:
+        who = state.combatants[e["combatant"]]
+        who.effects.append(
+            Effect(
+                name=e["name"],
+                applies_to=e["applies_to"],
+                value=e["value"],
+                first_round=e.get("first_round"),
+                last_round=e.get("last_round"),
+                position=position,
+            )
+        )
+
+
+def _add_actions(state: EncounterState, actions: list[dict[str, Any]]) -> None:
+    for a in actions:
+        state.actions.append(ActionState(**a))
+
+
+@_on("CombatantAdded")
+def _combatant_added(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant] = CombatantState(
+        id=e.combatant,
+        name=e.name,
+        side=e.side,
+        entry=len(state.combatants),
+        stats=dict(e.stats),
+        max_hits=e.max_hits,
+        hits=e.hits,
+    )
+
+
+@_on("InitiativeRolled")
+def _initiative_rolled(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.ip = e.ip
+    who.ip_raw = e.raw
+
+
+@_on("ActionsDeclared")
+def _actions_declared(state: EncounterState, e: Any) -> None:
+    state.declared.append(e.combatant)
+    who = state.combatants[e.combatant]
+    who.ap_budget = e.ap_budget
+    who.ap_spent = e.ap_spent
+    who.ap_carried = e.ap_carried
+    _add_actions(state, e.actions)
+    _add_effects(state, e.effects, e.originator_version)
+
+
+@_on("AttackRolled")
+def _attack_rolled(state: EncounterState, e: Any) -> None:
+    action = state.action(e.action)
+    action.status = "resolved"
+    if e.hit and e.boon_points > 0:
+        state.pending_boons = PendingBoons(
+            attack=e.originator_version,
+            action=e.action,
+            combatant=e.combatant,
+            target=e.target,
+            points=e.boon_points,
+            head_points=e.defence.get("head_points", 0),
+            margin=max(e.margin, 0),
+            weapon=action.weapon,
+            params=action.params,
+        )
+
+
+@_on("FatePointGained")
+def _fate_point_gained(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].fate_points += e.fate_points
+
+
+@_on("BoonsSpent")
+def _boons_spent(state: EncounterState, e: Any) -> None:
+    state.pending_boons = None
+    _add_effects(state, e.effects, e.originator_version)
+    _add_actions(state, e.actions)
+
+
+@_on("DamageApplied")
+def _damage_applied(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].hits -= e.amount
+
+
+@_on("ConditionApplied")
+def _condition_applied(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    if e.condition == "bleeding":
+        who.wounds.append(Wound(position=e.originator_version, rate=e.rate, round=state.round))
+    else:
+        who.conditions[e.condition] = Condition(
+            count=e.count, round=state.round, position=e.originator_version
+        )
+
+
+@_on("ConditionCleared")
+def _condition_cleared(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    if e.condition == "bleeding":
+        who.wounds = [w for w in who.wounds if e.wound is not None and w.position != e.wound]
+    else:
+        who.conditions.pop(e.condition, None)
+
+
+@_on("SaveRolled")
+def _save_rolled(state: EncounterState, e: Any) -> None:
+    return None  # a save changes nothing by itself; its consequences are their own events
+
+
+@_on("FirstAidRolled")
+def _first_aid_rolled(state: EncounterState, e: Any) -> None:
+    state.action(e.action).status = "resolved"
+
+
+@_on("ActionResolved")
+def _action_resolved(state: EncounterState, e: Any) -> None:
+    state.action(e.action).status = "resolved"
+
+
+@_on("ActionLost")
+def _action_lost(state: EncounterState, e: Any) -> None:
+    state.action(e.action).status = "lost"
+
+
+@_on("UpkeepTicked")
+def _upkeep_ticked(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    if e.kind in ("bleeding", "dying"):
+        who.hits -= e.amount
+        return
+    condition = who.conditions.get(e.kind)
+    if condition is not None and condition.count is not None:
+        condition.count -= e.amount
+        if condition.count <= 0:
+            del who.conditions[e.kind]
+
+
+@_on("RoundEnded")
+def _round_ended(state: EncounterState, e: Any) -> None:
+    state.round = e.round + 1
+    state.actions = [a for a in state.actions if a.status == "pending"]
+    for who in state.combatants.values():
+        if who.id not in state.declared:
+            who.ap_carried = 0  # nobody paid it: the multi-round action was lost
+        who.ap_budget = None
+        who.ap_spent = 0
+        who.effects = [x for x in who.effects if x.last_round is None or x.last_round > e.round]
+    state.declared = []
+
+
+@_on("HitsAdjusted")
+def _hits_adjusted(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].hits += e.amount
+
+
+@_on("ModifierSet")
+def _modifier_set(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.effects = [x for x in who.effects if x.name != e.name]
+    who.effects.append(
+        Effect(
+            name=e.name,
+            applies_to=e.applies_to,
+            value=e.value,
+            first_round=e.first_round,
+            last_round=e.last_round,
+            position=e.originator_version,
+        )
+    )
+
+
+@_on("ModifierCleared")
+def _modifier_cleared(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.effects = [x for x in who.effects if x.name != e.name]

@@ -1,0 +1,23 @@
+"""Rule systems behind one interface, looked up by name."""
+
+from __future__ import annotations
+
+from domain.errors import UnknownRuleSystem
+from domain.rulesystems.base import RuleSystem
+
+RULESETS = ("novus", "phantasia", "wits")
+
+
+def get_rule_system(name: str) -> RuleSystem:
+    """The rule system called `name`."""
+    if name == "novus":
+        from domain.rulesystems.novus.system import NovusRules
+
+        return NovusRules()
+    if name in RULESETS:
+        raise UnknownRuleSystem(
+            "RULESET",
+            f"the {name} rule system is not implemented yet; only 'novus' is playable",
+            field="ruleset",
+        )
+    raise UnknownRuleSystem("RULESET", f"unknown rule system {name!r}", field="ruleset")

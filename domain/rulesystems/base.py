@@ -1,0 +1,154 @@
+"""The interface every rule system implements, and the context a command runs in."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ValidationError
+
+from domain import commands as c
+from domain import events as ev
+from domain.dice import DiceSource
+from domain.errors import RuleViolation
+from domain.state import EncounterState
+
+
+class Context:
+    """One command's run: the working state, its dice and a way to record events."""
+
+    def __init__(
+        self, state_of: Callable[[], EncounterState], record: Callable[..., int], dice: DiceSource
+    ) -> None:
+        self._state_of = state_of
+        self._record = record
+        self.dice = dice
+        self.first_position = state_of().version + 1
+
+    @property
+    def state(self) -> EncounterState:
+        return self._state_of()
+
+    def emit(
+        self, event_class: type[ev.EncounterEvent], cause: int | None = None, **kw: Any
+    ) -> int:
+        """Record an event now (the state moves on) and return its position."""
+        return self._record(event_class, cause=cause, **kw)
+
+
+class RuleSystem(ABC):
+    """Initiative, the action catalogue with costs, validation, resolution, upkeep."""
+
+    name: ClassVar[str]
+    stats_model: ClassVar[type[BaseModel]]
+    conditions: ClassVar[frozenset[str]]
+
+    # -- combatants -------------------------------------------------------------
+    def new_combatant(self, stats: dict[str, Any]) -> tuple[dict[str, Any], int, int]:
+        """Validate stats; return them normalised with maximum and current hits."""
+        try:
+            model = self.stats_model.model_validate(stats)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise RuleViolation(
+                f"{self.name.upper()}-STATS",
+                f"stats.{where}: {first['msg']}",
+                field=f"stats.{where}",
+            ) from None
+        return self.hits_of(model)
+
+    @abstractmethod
+    def hits_of(self, model: Any) -> tuple[dict[str, Any], int, int]: ...
+
+    @abstractmethod
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every action with its cost and roll names, for docs and frontends."""
+
+    @abstractmethod
+    def view(self, state: EncounterState) -> dict[str, Any]:
+        """What follows from the facts: step, order, whose turn, AP left, DEF, down."""
+
+    # -- commands ---------------------------------------------------------------
+    def execute(self, ctx: Context, command: BaseModel) -> None:
+        handler = getattr(self, f"on_{command.type}", None)  # type: ignore[attr-defined]
+        if handler is None:
+            raise RuleViolation(
+                f"{self.name.upper()}-CMD",
+                f"the {self.name} rule system has no command {command.type!r}",  # type: ignore[attr-defined]
+                field="type",
+            )
+        handler(ctx, command)
+
+    def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        ctx.emit(
+            ev.HitsAdjusted,
+            combatant=who.id,
+            amount=cmd.amount,
+            hits_before=who.hits,
+            hits_after=who.hits + cmd.amount,
+            reason=cmd.reason,
+        )
+
+    def on_set_condition(self, ctx: Context, cmd: c.SetCondition) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        self.check_condition(cmd.condition, cmd.count, cmd.rate)
+        ctx.emit(
+            ev.ConditionApplied,
+            combatant=who.id,
+            condition=cmd.condition,
+            count=cmd.count,
+            rate=cmd.rate,
+            reason=cmd.reason,
+        )
+
+    def on_clear_condition(self, ctx: Context, cmd: c.ClearCondition) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        if cmd.condition == "bleeding":
+            if not who.wounds or (
+                cmd.wound is not None and all(w.position != cmd.wound for w in who.wounds)
+            ):
+                raise RuleViolation("GM", f"{who.name} has no such bleeding wound", field="wound")
+        elif not who.has(cmd.condition):
+            raise RuleViolation("GM", f"{who.name} is not {cmd.condition}", field="condition")
+        ctx.emit(
+            ev.ConditionCleared,
+            combatant=who.id,
+            condition=cmd.condition,
+            wound=cmd.wound,
+            reason=cmd.reason,
+        )
+
+    def on_set_modifier(self, ctx: Context, cmd: c.SetModifier) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        last = None if cmd.rounds is None else ctx.state.round + cmd.rounds - 1
+        ctx.emit(
+            ev.ModifierSet,
+            combatant=who.id,
+            name=cmd.name,
+            applies_to=cmd.applies_to,
+            value=cmd.value,
+            first_round=ctx.state.round,
+            last_round=last,
+            reason=cmd.reason,
+        )
+
+    def on_clear_modifier(self, ctx: Context, cmd: c.ClearModifier) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        if all(e.name != cmd.name for e in who.effects):
+            raise RuleViolation("GM", f"{who.name} has no modifier {cmd.name!r}", field="name")
+        ctx.emit(ev.ModifierCleared, combatant=who.id, name=cmd.name, reason=cmd.reason)
+
+    def check_condition(self, name: str, count: int | None, rate: int | None) -> None:
+        if name not in self.conditions:
+            raise RuleViolation(
+                f"{self.name.upper()}-COND",
+                f"unknown condition {name!r}; known: {', '.join(sorted(self.conditions))}",
+                field="condition",
+            )
+        if name == "bleeding" and rate is None:
+            raise RuleViolation(
+                f"{self.name.upper()}-COND", "a bleeding wound needs a rate", field="rate"
+            )

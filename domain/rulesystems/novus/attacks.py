@@ -1,0 +1,257 @@
+"""Resolving one attack: roll, hit, Boon Points, damage and what the Boons do
+(novus-core.md §13: NOV-ATK-1..5, NOV-BOON-1..4, NOV-DMG-1..4, NOV-COND-1..4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as c
+from domain import events as ev
+from domain.rulesystems.base import Context
+from domain.rulesystems.novus import combat
+from domain.rulesystems.novus.boons import Purchase, check_purchase
+from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
+from domain.state import ActionState, PendingBoons
+
+DISARM_TN = 15  # NOV-BOON table: Save vs. Str, TN 15 + the attacker's ranks
+
+
+def resolve_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
+    state = ctx.state
+    attacker = state.combatants[action.combatant]
+    target = state.combatant(action.target or "")
+    stats = combat.stats_of(attacker)
+    weapon = stats.weapon(action.weapon)
+    assert weapon is not None
+    ab = combat.attack_bonus(state, attacker, action, weapon, dict(cmd.modifiers))
+    roll = open_2d10(ctx.dice, "attack", ab)  # NOV-ATK-1
+    defence = combat.defence(state, target)
+    margin = roll.total - defence["def"]
+    hit = margin >= 0 if cmd.hit is None else cmd.hit  # NOV-ATK-2 (GM may override)
+    if cmd.hit is not None:
+        defence = {**defence, "gm_override": cmd.hit}
+    points = boon_points(margin) if hit else 0  # NOV-ATK-5
+    pos = ctx.emit(
+        ev.AttackRolled,
+        combatant=attacker.id,
+        action=action.id,
+        target=target.id,
+        rolls={"attack": roll.to_dict()},
+        attack_bonus=ab,
+        defence=defence,
+        total=roll.total,
+        hit=hit,
+        margin=margin,
+        boon_points=points,
+        snag_points=0 if hit else snag_points(margin),  # NOV-CORE-7 (Default NOV-AMB-40)
+        nova="nova" in roll.flags,
+    )
+    if "nova" in roll.flags:  # NOV-CORE-5, NOV-FATE-1
+        ctx.emit(ev.FatePointGained, cause=pos, combatant=attacker.id, fate_points=1)
+    if not hit:
+        if cmd.boons:
+            check_purchase(cmd.boons, 0, weapon, stats)
+        return
+    pending = PendingBoons(
+        attack=pos,
+        action=action.id,
+        combatant=attacker.id,
+        target=target.id,
+        points=points,
+        margin=max(margin, 0),
+        weapon=action.weapon,
+        params=action.params,
+    )
+    if points == 0:
+        if cmd.boons:
+            check_purchase(cmd.boons, 0, weapon, stats)
+        apply_hit(ctx, pending, [], None)
+    elif cmd.boons is not None:
+        spend_boons(ctx, pending, cmd.boons)
+    # else: NOV-BOON-1 — the hit waits for spend_boons (the fold holds it as pending)
+
+
+def spend_boons(ctx: Context, pending: PendingBoons, specs: list[c.BoonSpec]) -> None:
+    """NOV-BOON-1..3: spend at once; next-round Boons lapse after that round."""
+    state = ctx.state
+    attacker = state.combatants[pending.combatant]
+    stats = combat.stats_of(attacker)
+    weapon = stats.weapon(pending.weapon)
+    bought = check_purchase(specs, pending.points, weapon, stats)
+    nxt = state.round + 1
+    effects: list[dict[str, Any]] = []
+    granted: list[dict[str, Any]] = []
+
+    def next_round(who: str, name: str, applies_to: str, value: int) -> None:
+        effects.append(
+            {
+                "combatant": who,
+                "name": name,
+                "applies_to": applies_to,
+                "value": value,
+                "first_round": nxt,
+                "last_round": nxt,
+            }
+        )
+
+    position = state.version + 1
+    for p in bought:
+        name = p.boon.name
+        if name == "defensive_posture":
+            next_round(attacker.id, "Defensive Posture", "def", 2)
+        elif name == "initiative_boost":
+            next_round(attacker.id, "Initiative Boost", "ip", 2 * p.points)
+        elif name == "attack_boost":
+            next_round(attacker.id, "Attack Boost", "primary_attack", p.points)
+        elif name == "inspiring_attack":
+            for ally in state.combatants.values():
+                if ally.side == attacker.side and ally.id != attacker.id:
+                    next_round(ally.id, "Inspiring Attack", "ip", p.points)
+        elif name == "lightning_attack":  # Default NOV-AMB-42: at once, 0 AP, AB −4
+            action = state.action(pending.action)
+            params = {
+                **action.params,
+                "ab_mod": -4,
+                "ab_mod_name": "lightning attack",
+                "primary": False,
+                "def_mod": 0,
+            }
+            granted.append(
+                ActionState(
+                    id=f"{position}.lightning",
+                    combatant=attacker.id,
+                    kind=action.kind,
+                    round=state.round,
+                    declared_round=state.round,
+                    cost=0,
+                    order=0,
+                    immediate=True,
+                    target=pending.target,
+                    weapon=pending.weapon,
+                    params=params,
+                ).model_dump()
+            )
+    bpos = ctx.emit(
+        ev.BoonsSpent,
+        cause=pending.attack,
+        combatant=attacker.id,
+        target=pending.target,
+        points=pending.points,
+        boons=[_described(p) for p in bought],
+        effects=effects,
+        actions=granted,
+    )
+    apply_hit(ctx, pending, bought, bpos)
+
+
+def _described(p: Purchase) -> dict[str, Any]:
+    return {
+        "name": p.boon.name,
+        "label": p.boon.label,
+        "points": p.points,
+        "effect": p.effect_text or p.boon.effect,
+        "recorded": p.boon.recorded,
+    }
+
+
+def apply_hit(
+    ctx: Context, pending: PendingBoons, bought: list[Purchase], boons_at: int | None
+) -> None:
+    """NOV-DMG-1..3 then the conditions the Boons bought (NOV-COND-1..4)."""
+    state = ctx.state
+    attacker = state.combatants[pending.combatant]
+    target = state.combatants[pending.target]
+    stats = combat.stats_of(attacker)
+    weapon = stats.weapon(pending.weapon)
+    assert weapon is not None
+    params = pending.params
+    names = {p.boon.name: p for p in bought}
+    bd_extra: dict[str, int] = {}
+    if params.get("bd"):
+        bd_extra[params.get("move", "move")] = int(params["bd"])
+    if "strong_attack" in names:
+        bd_extra["Strong Attack"] = stats.bonuses.str_
+    if "adrenal_surge" in names:
+        bd_extra["Adrenal Surge"] = stats.bonuses.wil
+    extra: dict[str, int] = {}
+    if "skilled_attack" in names:  # not Base Damage (NOV-DMG-4)
+        extra["Skilled Attack"] = weapon.ranks // 2
+    for e in attacker.effects_for("damage", state.round):
+        extra[e.name] = e.value
+    base = combat.base_damage(attacker, weapon, bd_extra)
+    scaled = pending.margin if params.get("scaled", True) else 0  # NOV-ATK-5; Cut: none
+    armour = combat.stats_of(target).ar if params.get("armour", True) else 0
+    dmg = combat.damage(base, scaled, extra, armour)
+    ctx.emit(
+        ev.DamageApplied,
+        cause=pending.attack,
+        combatant=target.id,
+        amount=dmg["total"],
+        hits_before=target.hits,
+        hits_after=target.hits - dmg["total"],
+        breakdown=dmg,
+    )
+    cause = boons_at if boons_at is not None else pending.attack
+    if "bleeder" in names:  # NOV-COND-1: a wound of 1 per round per point
+        ctx.emit(
+            ev.ConditionApplied,
+            cause=cause,
+            combatant=target.id,
+            condition="bleeding",
+            count=None,
+            rate=names["bleeder"].points,
+            reason="Bleeder",
+        )
+    # NOV-COND-2: Daze Foe lasts 1 round; dazes do not stack, the longest count stays
+    if "daze_foe" in names and target.count("dazed") < 1:
+        ctx.emit(
+            ev.ConditionApplied,
+            cause=cause,
+            combatant=target.id,
+            condition="dazed",
+            count=1,
+            rate=None,
+            reason="Daze Foe",
+        )
+    if "knock_prone" in names:  # NOV-COND-4
+        ctx.emit(
+            ev.ConditionApplied,
+            cause=cause,
+            combatant=target.id,
+            condition="prone",
+            count=None,
+            rate=None,
+            reason="Knock Prone",
+        )
+    if "disarm_foe" in names:
+        _disarm(ctx, attacker.id, target.id, weapon.ranks, cause)
+
+
+def _disarm(ctx: Context, attacker: str, target: str, ranks: int, cause: int) -> None:
+    """Disarm Foe: Save vs. Str (NOV-SAVE-1..3), TN 15 + the attacker's ranks."""
+    foe = ctx.state.combatants[target]
+    tn = DISARM_TN + ranks
+    mods = {"str bonus": combat.stats_of(foe).bonuses.str_, "save": 5}
+    roll = open_2d10(ctx.dice, "disarm_save", mods)
+    pos = ctx.emit(
+        ev.SaveRolled,
+        cause=cause,
+        combatant=foe.id,
+        stat="str",
+        purpose="Disarm Foe",
+        rolls={"disarm_save": roll.to_dict()},
+        tn=tn,
+        total=roll.total,
+        saved=roll.total >= tn,
+        margin=roll.total - tn,
+    )
+    if roll.total < tn:
+        ctx.emit(
+            ev.ConditionApplied,
+            cause=pos,
+            combatant=foe.id,
+            condition="disarmed",
+            count=None,
+            rate=None,
+            reason="weapon flies 1–10 ft (GM places it)",
+        )

@@ -1,0 +1,130 @@
+"""Attack against DEF, damage and armour, and the states that follow from hits
+(NOV-ATK, NOV-DMG, NOV-COND, NOV-HITS)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rulesystems.novus.stats import SHIELD_DEF, NovusStats, Weapon
+from domain.state import ActionState, CombatantState, EncounterState
+
+DAZED_PENALTY = -4  # NOV-COND-2
+RUN_PENALTY_PER_AP = -2  # NOV-MOVE-1
+
+
+def stats_of(who: CombatantState) -> NovusStats:
+    return NovusStats.model_validate(who.stats)
+
+
+def is_dead(who: CombatantState) -> bool:
+    """NOV-HITS-5 (Default NOV-AMB-28): below −10; NOV-HITS-6: a minor foe at 0."""
+    if who.stats.get("minor_foe") and who.hits <= 0:
+        return True
+    return who.hits < -10
+
+
+def is_helpless(who: CombatantState) -> bool:
+    """NOV-HITS-3: at 0 hits or less; NOV-COND-3: stunned."""
+    return who.hits <= 0 or who.has("stunned")
+
+
+def is_dying(who: CombatantState) -> bool:
+    """NOV-HITS-4 (Default NOV-AMB-28): negative hits and not stabilised."""
+    return who.hits < 0 and not is_dead(who) and not who.has("stabilised")
+
+
+def defence(state: EncounterState, who: CombatantState) -> dict[str, Any]:
+    """The target's DEF now, with its named parts (NOV-ATK-3, -4)."""
+    stats = stats_of(who)
+    reason = None
+    if who.has("prone"):
+        reason = "prone"  # NOV-COND-4
+    elif who.has("unaware"):
+        reason = "caught unaware"
+    elif who.has("stunned"):
+        reason = "stunned"  # NOV-COND-3 (Default NOV-AMB-27)
+    elif who.hits <= 0:
+        reason = "helpless"  # NOV-HITS-3 (Default)
+    if reason is not None:  # NOV-ATK-4: 12 + magic, nothing else counts
+        parts = {"base": 12, "magic": stats.magic_def}
+        return {"def": sum(parts.values()), "parts": parts, "because": reason}
+    parts = {
+        "base": 15,
+        "speed": stats.bonuses.spd,
+        "melee training": stats.melee_ranks // 5,
+        "shield": SHIELD_DEF[stats.shield],
+        "magic": stats.magic_def,
+    }
+    # NOV-DECL-2: a declared action's DEF change holds for the whole round
+    for action in state.actions:
+        if action.combatant == who.id and action.declared_round <= state.round:
+            mod = action.params.get("def_mod", 0)
+            if mod and action.round == state.round and action.status != "lost":
+                parts[action.params.get("label", action.kind)] = mod
+    for e in who.effects_for("def", state.round):
+        parts[e.name] = e.value
+    return {
+        "def": sum(parts.values()),
+        "parts": {k: v for k, v in parts.items() if v or k == "base"},
+    }
+
+
+def attack_bonus(
+    state: EncounterState,
+    who: CombatantState,
+    action: ActionState,
+    weapon: Weapon,
+    situational: dict[str, int],
+) -> dict[str, int]:
+    """Named parts of AB (NOV-ATK-1)."""
+    stats = stats_of(who)
+    parts = {
+        "skill ranks": weapon.ranks,
+        f"{weapon.stat} bonus": stats.bonuses.of(weapon.stat),
+    }
+    if weapon.ab_bonus:
+        parts["talents"] = weapon.ab_bonus
+    move_ab = action.params.get("move_ab", 0)
+    if move_ab:
+        parts[action.params.get("move", "move")] = move_ab
+    if action.params.get("ab_mod"):
+        parts[action.params.get("ab_mod_name", "modifier")] = action.params["ab_mod"]
+    parts.update(action_penalties(state, who))
+    for e in who.effects_for("ab", state.round):
+        parts[e.name] = e.value
+    if action.params.get("primary"):
+        for e in who.effects_for("primary_attack", state.round):
+            parts[e.name] = e.value  # NOV-BOON-3: Attack Boost on the primary attack
+    parts.update(situational)
+    return parts
+
+
+def action_penalties(state: EncounterState, who: CombatantState) -> dict[str, int]:
+    """Modifiers on every roll made to act (Default NOV-AMB-27)."""
+    parts: dict[str, int] = {}
+    if who.has("dazed"):
+        parts["dazed"] = DAZED_PENALTY  # NOV-COND-2: dazes do not stack
+    for e in who.effects_for("act", state.round):
+        parts[e.name] = e.value
+    return parts
+
+
+def base_damage(who: CombatantState, weapon: Weapon, extras: dict[str, int]) -> dict[str, int]:
+    """NOV-DMG-1: DR + the stat bonus of the attack, plus Base Damage modifiers."""
+    stats = stats_of(who)
+    parts = {"damage rating": weapon.dr, f"{weapon.stat} bonus": stats.bonuses.of(weapon.stat)}
+    parts.update(extras)
+    return parts
+
+
+def damage(base: dict[str, int], scaled: int, extra: dict[str, int], armour: int) -> dict[str, Any]:
+    """NOV-DMG-2, -3 (Default NOV-AMB-41): BD + Scaled + extras − AR, never below 0."""
+    before = sum(base.values()) + scaled + sum(extra.values())
+    return {
+        "base_damage": base,
+        "scaled": scaled,
+        "extra": extra,
+        "before_armour": before,
+        "armour": armour,
+        "total": max(0, before - armour),
+    }

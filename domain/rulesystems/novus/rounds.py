@@ -1,0 +1,147 @@
+"""The round: initiative order, whose turn it is, and End Round upkeep
+(NOV-INIT, NOV-SEQ, NOV-DECL-1, NOV-RES-1..2, NOV-END-1..2, NOV-COND-5, NOV-HITS-4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rulesystems.novus.actions import BASE_AP, HASTED_AP
+from domain.rulesystems.novus.combat import is_dead, is_dying
+from domain.state import ActionState, CombatantState, EncounterState
+
+
+def effective_ip(state: EncounterState, who: CombatantState) -> int | None:
+    """Base IP plus changes in force this round (NOV-INIT-4: they revert by themselves)."""
+    if who.ip is None:
+        return None
+    return who.ip + sum(e.value for e in who.effects_for("ip", state.round))
+
+
+def resolution_order(state: EncounterState) -> list[CombatantState]:
+    """NOV-RES-1: highest IP first; ties (Default NOV-AMB-8): higher raw 2d10, then entry."""
+    ranked = [c for c in state.combatants.values() if c.ip is not None]
+    return sorted(
+        ranked,
+        key=lambda c: (-(effective_ip(state, c) or 0), -(c.ip_raw or 0), c.entry),
+    )
+
+
+def must_declare(who: CombatantState, state: EncounterState) -> bool:
+    """Who still declares this round: ranked, alive, not stunned (NOV-COND-3)."""
+    return (
+        who.ip is not None
+        and who.id not in state.declared
+        and not is_dead(who)
+        and not who.has("stunned")
+    )
+
+
+def next_declarer(state: EncounterState) -> CombatantState | None:
+    """NOV-DECL-1: declarations run from the lowest IP up (reverse of resolution order)."""
+    for who in reversed(resolution_order(state)):
+        if must_declare(who, state):
+            return who
+    return None
+
+
+def needs_initiative(state: EncounterState) -> list[CombatantState]:
+    """NOV-SEQ-2, NOV-AMB-9: combatants without an IP roll in step 1 of a round."""
+    return [c for c in state.combatants.values() if c.ip is None and not is_dead(c)]
+
+
+def is_blocked(state: EncounterState, action: ActionState) -> str | None:
+    """Why an action can no longer resolve, with its rule, or None."""
+    who = state.combatants[action.combatant]
+    if is_dead(who):
+        return "NOV-HITS-5: dead"
+    if who.has("stunned"):
+        return "NOV-COND-3: stunned, his declared actions do not resolve"
+    if who.hits <= 0 and not (action.kind == "first_aid" and action.target == who.id):
+        return "NOV-HITS-3: helpless, he can only try to stabilise himself"
+    return None
+
+
+def queue(state: EncounterState) -> list[ActionState]:
+    """NOV-RES-1, -2: first actions by IP, then further attacks by IP; immediate first."""
+    rank = {c.id: i for i, c in enumerate(resolution_order(state))}
+    pending = [a for a in state.actions if a.status == "pending" and a.round == state.round]
+    return sorted(
+        pending,
+        key=lambda a: (not a.immediate, a.extra, rank.get(a.combatant, len(rank)), a.order),
+    )
+
+
+def step(state: EncounterState) -> str:
+    """Where the round stands, derived from the facts (NOV-SEQ-1)."""
+    if not state.combatants:
+        return "setup"
+    if not state.declared and needs_initiative(state):
+        return "initiative"
+    if next_declarer(state) is not None:
+        return "declaration"
+    if state.pending_boons is not None:
+        return "boons"
+    if queue(state):
+        return "resolution"
+    return "end_round"
+
+
+def ap_budget(state: EncounterState, who: CombatantState) -> int:
+    """NOV-AP-2: 5 (10 Hasted) less the AP a multi-round action already took."""
+    if who.ap_budget is not None:
+        return who.ap_budget
+    base = HASTED_AP if who.has("hasted") else BASE_AP
+    return max(0, base - who.ap_carried)
+
+
+def upkeep(state: EncounterState, who: CombatantState) -> list[dict[str, Any]]:
+    """NOV-END-1: the ticks of one combatant's End Round, in order."""
+    ticks: list[dict[str, Any]] = []
+    if is_dead(who):
+        return ticks
+    hits = who.hits
+    for wound in who.wounds:  # NOV-COND-1: every open wound, from the round it was made
+        ticks.append(
+            {
+                "kind": "bleeding",
+                "amount": wound.rate,
+                "hits_before": hits,
+                "hits_after": hits - wound.rate,
+                "count_before": None,
+                "count_after": None,
+                "wound": wound.position,
+                "cause": wound.position,
+            }
+        )
+        hits -= wound.rate
+    probe = who.model_copy(update={"hits": hits})
+    if is_dying(probe):  # NOV-HITS-4 (Default NOV-AMB-28)
+        ticks.append(
+            {
+                "kind": "dying",
+                "amount": 1,
+                "hits_before": hits,
+                "hits_after": hits - 1,
+                "count_before": None,
+                "count_after": None,
+                "wound": None,
+                "cause": None,
+            }
+        )
+        hits -= 1
+    for name, condition in who.conditions.items():
+        if condition.count is None or condition.round == state.round:
+            continue  # NOV-COND-5 (Default NOV-AMB-27): not lowered in the round applied
+        ticks.append(
+            {
+                "kind": name,
+                "amount": 1,
+                "hits_before": hits,
+                "hits_after": hits,
+                "count_before": condition.count,
+                "count_after": condition.count - 1,
+                "wound": None,
+                "cause": condition.position,
+            }
+        )
+    return ticks

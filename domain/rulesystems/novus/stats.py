@@ -1,0 +1,71 @@
+"""What a Novus combatant needs at the table (entered by the GM: NOV-CORE-9, NOV-AMB-32)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+StatName = Literal["str", "dex", "spd", "con", "wil", "wis"]
+SHIELD_DEF = {"none": 0, "small": 2, "normal": 3, "full": 4}  # NOV-ATK-3, table §4.1
+
+
+class StatBonuses(BaseModel):
+    """Stat Bonuses, entered (the Stat Value → Bonus table is not available, NOV-AMB-32)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    str_: int = Field(default=0, alias="str", ge=-10, le=20)
+    dex: int = Field(default=0, ge=-10, le=20)
+    spd: int = Field(default=0, ge=-10, le=20)
+    con: int = Field(default=0, ge=-10, le=20)
+    wil: int = Field(default=0, ge=-10, le=20)
+    wis: int = Field(default=0, ge=-10, le=20)
+
+    def of(self, stat: StatName) -> int:
+        return self.str_ if stat == "str" else getattr(self, stat)
+
+
+class Weapon(BaseModel):
+    """A weapon (or unarmed move) with its Damage Rating and the skill that wields it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["melee", "missile", "unarmed"] = "melee"
+    size: Literal["tiny", "small", "medium", "large", "huge"] = "medium"
+    dr: int = Field(ge=0, le=100, description="Damage Rating (NOV-DMG-1).")
+    stat: StatName = Field(default="str", description="The stat its skill and damage use.")
+    ranks: int = Field(default=0, ge=0, le=100, description="Ranks in its Combat Skill.")
+    ab_bonus: int = Field(default=0, ge=-50, le=50, description="Talents and other AB bonuses.")
+    damage_type: Literal["slashing", "piercing", "bludgeoning"] = "slashing"
+    family: str = Field(default="", max_length=40, description="e.g. bow, crossbow, sling.")
+
+
+class NovusStats(BaseModel):
+    """A Novus combatant: hits, Stat Bonuses, DEF parts, armour and weapons."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hits: int = Field(gt=0, le=10_000, description="Maximum hits (NOV-HITS-1, entered).")
+    current_hits: int | None = Field(default=None, ge=-1000, le=10_000)
+    bonuses: StatBonuses = Field(default_factory=StatBonuses)
+    melee_ranks: int = Field(default=0, ge=0, le=100, description="Best melee skill ranks.")
+    shield: Literal["none", "small", "normal", "full"] = "none"
+    magic_def: int = Field(default=0, ge=0, le=50, description="Magical DEF bonuses.")
+    ar: int = Field(default=0, ge=0, le=100, description="Armour Rating (NOV-DMG-3).")
+    first_aid: int = Field(default=0, ge=-10, le=100, description="First Aid skill bonus.")
+    minor_foe: bool = Field(default=False, description="Dies at 0 hits (NOV-HITS-6).")
+    weapons: list[Weapon] = Field(default_factory=list, max_length=20)
+
+    @model_validator(mode="after")
+    def _unique_weapons(self) -> NovusStats:
+        names = [w.name for w in self.weapons]
+        if len(names) != len(set(names)):
+            raise ValueError("weapon names must be unique")
+        return self
+
+    def weapon(self, name: str | None) -> Weapon | None:
+        if name is None:
+            return self.weapons[0] if self.weapons else None
+        return next((w for w in self.weapons if w.name == name), None)

@@ -1,0 +1,56 @@
+"""What a Novus table sees, derived from the folded facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rulesystems.novus import combat, rounds
+from domain.state import CombatantState, EncounterState
+
+
+def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
+    budget = rounds.ap_budget(state, who)
+    dead = combat.is_dead(who)
+    return {
+        "id": who.id,
+        "name": who.name,
+        "side": who.side,
+        "hits": who.hits,
+        "max_hits": who.max_hits,
+        "ip": who.ip,
+        "effective_ip": rounds.effective_ip(state, who),
+        "bleeding": who.bleeding,
+        "wounds": [w.model_dump() for w in who.wounds],
+        "daze_count": who.count("dazed"),
+        "stun_count": who.count("stunned"),
+        "conditions": {k: v.count for k, v in who.conditions.items()},
+        "modifiers": [e.model_dump() for e in who.effects if e.in_force(state.round)],
+        "ap_budget": budget,
+        "ap_spent": who.ap_spent,
+        "action_points_left": budget - who.ap_spent,
+        "ap_carried": who.ap_carried,
+        "fate_points": who.fate_points,
+        "def": combat.defence(state, who)["def"],
+        "helpless": combat.is_helpless(who) and not dead,
+        "dying": combat.is_dying(who),
+        "dead": dead,
+        "down": who.hits <= 0,
+        "declared": who.id in state.declared,
+    }
+
+
+def novus_view(state: EncounterState) -> dict[str, Any]:
+    step = rounds.step(state)
+    nxt = rounds.next_declarer(state)
+    pending = rounds.queue(state)
+    return {
+        "round": state.round,
+        "elapsed_seconds": (state.round - 1) * 5,  # NOV-RND-1
+        "step": step,
+        "next_to_declare": nxt.id if nxt and step == "declaration" else None,
+        "next_to_resolve": pending[0].id if pending and step == "resolution" else None,
+        "pending_boons": state.pending_boons.model_dump() if state.pending_boons else None,
+        "order": [c.id for c in rounds.resolution_order(state)],
+        "combatants": [combatant_view(state, c) for c in state.combatants.values()],
+        "actions": [a.model_dump() for a in pending],
+    }

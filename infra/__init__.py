@@ -1,0 +1,1 @@
+"""Wiring: the eventsourcing Application, SQLite/PostgreSQL, settings, dice from the OS."""

@@ -1,0 +1,179 @@
+"""The eventsourcing Application for encounters, on SQLite or PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
+from eventsourcing.utils import get_topic
+
+from domain import events as ev
+from domain.commands import DiceSourceName
+from domain.encounter import GM, Encounter, project_encounter
+from domain.errors import DomainError
+from domain.state import EncounterState
+from infra.dice import dice_for
+from infra.settings import Settings
+
+
+class EncounterStateAsDict(Transcoding):
+    """Snapshots hold the folded state as plain JSON."""
+
+    type = EncounterState
+    name = "encounter_state"
+
+    def encode(self, obj: EncounterState) -> dict[str, Any]:
+        return obj.model_dump()
+
+    def decode(self, data: dict[str, Any]) -> EncounterState:
+        return EncounterState.model_validate(data)
+
+
+class Conflict(DomainError):
+    """Raised when a command was decided on a version that is no longer the latest."""
+
+    status = 409
+    title = "Version conflict"
+
+
+class EncounterNotFound(DomainError):
+    """Raised when no encounter has the id asked for."""
+
+    status = 404
+    title = "Encounter not found"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a command recorded, and the encounter after it."""
+
+    events: list[Any]
+    state: EncounterState
+
+
+class Fraylog(Application[UUID]):
+    """Encounters as event streams; snapshots every `snapshot_interval` events."""
+
+    name = "fraylog"
+    snapshotting_projectors = {Encounter: project_encounter}  # noqa: RUF012
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings.from_env()
+        type(self).snapshotting_intervals = {Encounter: self.settings.snapshot_interval}
+        if self.settings.backend == "postgres" and self.settings.postgres_schema:
+            ensure_schema(self.settings)
+        super().__init__(env=self.settings.eventsourcing_env())
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        transcoder.register(EncounterStateAsDict())
+
+    # -- writes -----------------------------------------------------------------
+    def create_encounter(
+        self,
+        name: str,
+        ruleset: str,
+        dice_source: DiceSourceName = "server",
+        seed: str | None = None,
+        actor: str = GM,
+    ) -> Recorded:
+        encounter = Encounter.start(name, ruleset, dice_source, seed, actor=actor)
+        return self._save(encounter)
+
+    def add_combatant(
+        self,
+        encounter_id: UUID,
+        name: str,
+        side: str,
+        stats: dict[str, Any],
+        expected_version: int | None = None,
+        actor: str = GM,
+    ) -> tuple[str, Recorded]:
+        encounter = self._load(encounter_id, expected_version)
+        combatant = encounter.add_combatant(name, side, stats, actor=actor)
+        return combatant, self._save(encounter)
+
+    def execute(self, encounter_id: UUID, command: Any) -> Recorded:
+        encounter = self._load(encounter_id, command.expected_version)
+        dice = dice_for(encounter.state, command.dice, command.dice_source)
+        encounter.execute(command, dice, actor=command.actor or GM)
+        return self._save(encounter)
+
+    def _load(self, encounter_id: UUID, expected_version: int | None) -> Encounter:
+        encounter = self.encounter(encounter_id)
+        if expected_version is not None and expected_version != encounter.version:
+            raise Conflict(
+                "VERSION",
+                f"the command was decided on version {expected_version}, "
+                f"but the encounter is at version {encounter.version}",
+                field="expected_version",
+            )
+        return encounter
+
+    def _save(self, encounter: Encounter) -> Recorded:
+        pending = list(encounter.pending_events)
+        try:
+            self.save(encounter)
+        except IntegrityError:
+            if self.repository.cache is not None:
+                self.repository.cache.put(encounter.id, None)
+            raise Conflict(
+                "VERSION",
+                "another command was recorded on this encounter first; reload and try again",
+            ) from None
+        return Recorded(pending, encounter.state)
+
+    # -- reads ------------------------------------------------------------------
+    def encounter(self, encounter_id: UUID, version: int | None = None) -> Encounter:
+        try:
+            return self.repository.get(
+                encounter_id, version=version, projector_func=project_encounter
+            )
+        except AggregateNotFoundError:
+            raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}") from None
+
+    def state(self, encounter_id: UUID, version: int | None = None) -> EncounterState:
+        latest = self.encounter(encounter_id).state
+        if version is None or version >= latest.version:
+            return latest
+        if version < 1:
+            raise DomainError("VERSION", "versions start at 1", field="version")
+        return self.encounter(encounter_id, version).state
+
+    def event_log(self, encounter_id: UUID, until: int | None = None) -> Iterator[Any]:
+        """The stored events of one encounter, in order, up to position `until`."""
+        self.encounter(encounter_id)  # 404 for an unknown id
+        return iter(self.events.get(encounter_id, lte=until))
+
+    def list_encounters(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Every encounter's creation event (scans the log's EncounterCreated topic)."""
+        topic = get_topic(ev.EncounterCreated)
+        out = []
+        for n in self.recorder.select_notifications(start=None, limit=limit, topics=[topic]):
+            created = self.mapper.to_domain_event(n)
+            out.append(
+                {
+                    "id": str(created.originator_id),
+                    "name": created.name,
+                    "ruleset": created.ruleset,
+                    "created_at": created.timestamp.isoformat(),
+                }
+            )
+        return out
+
+
+def ensure_schema(settings: Settings) -> None:
+    """Create the PostgreSQL schema the settings name, if it is missing."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(settings.database_url, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(
+            sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(
+                sql.Identifier(settings.postgres_schema)
+            )
+        )

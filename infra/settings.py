@@ -1,0 +1,70 @@
+"""Settings from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from urllib.parse import unquote, urlparse
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where events are stored and how the application caches and snapshots."""
+
+    database_url: str | None = None  # postgresql://user:pass@host:port/db
+    sqlite_path: str = "fraylog.db"
+    postgres_schema: str = ""
+    snapshot_interval: int = 100
+    cache_size: int = 1000
+    pool_size: int = 5
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            database_url=os.environ.get("FRAYLOG_DATABASE_URL") or None,
+            sqlite_path=os.environ.get("FRAYLOG_SQLITE_PATH", "fraylog.db"),
+            postgres_schema=os.environ.get("FRAYLOG_POSTGRES_SCHEMA", ""),
+            snapshot_interval=int(os.environ.get("FRAYLOG_SNAPSHOT_INTERVAL", "100")),
+            cache_size=int(os.environ.get("FRAYLOG_CACHE_SIZE", "1000")),
+            pool_size=int(os.environ.get("FRAYLOG_POOL_SIZE", "5")),
+        )
+
+    @property
+    def backend(self) -> str:
+        return "postgres" if self.database_url else "sqlite"
+
+    def describe(self) -> str:
+        if self.database_url:
+            u = urlparse(self.database_url)
+            schema = f", schema {self.postgres_schema}" if self.postgres_schema else ""
+            return f"PostgreSQL {u.hostname}:{u.port or 5432}/{u.path.lstrip('/')}{schema}"
+        return f"SQLite file {self.sqlite_path}"
+
+    def eventsourcing_env(self) -> dict[str, str]:
+        env = {
+            "AGGREGATE_CACHE_MAXSIZE": str(self.cache_size),
+            "IS_SNAPSHOTTING_ENABLED": "y",
+        }
+        if not self.database_url:
+            env.update(
+                PERSISTENCE_MODULE="eventsourcing.sqlite",
+                SQLITE_DBNAME=self.sqlite_path,
+                SQLITE_LOCK_TIMEOUT="10",
+            )
+            return env
+        u = urlparse(self.database_url)
+        if u.scheme not in ("postgresql", "postgres"):
+            raise ValueError(f"FRAYLOG_DATABASE_URL must be postgresql://..., not {u.scheme}://")
+        env.update(
+            PERSISTENCE_MODULE="eventsourcing.postgres",
+            POSTGRES_DBNAME=u.path.lstrip("/") or "postgres",
+            POSTGRES_HOST=u.hostname or "127.0.0.1",
+            POSTGRES_PORT=str(u.port or 5432),
+            POSTGRES_USER=unquote(u.username or "postgres"),
+            POSTGRES_PASSWORD=unquote(u.password or ""),
+            POSTGRES_POOL_SIZE=str(self.pool_size),
+            POSTGRES_CONNECT_TIMEOUT="5",
+        )
+        if self.postgres_schema:
+            env["POSTGRES_SCHEMA"] = self.postgres_schema
+        return env

@@ -1,0 +1,1 @@
+"""Read models folded from events: the encounter view, the narrative log, exports."""

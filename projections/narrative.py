@@ -1,0 +1,226 @@
+"""The narrative log: one readable line per event, folded alongside the state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from domain.fold import evolve
+from domain.state import EncounterState
+
+Describe = Callable[[Any, EncounterState], str]
+_LINES: dict[str, Describe] = {}
+
+
+def _line(name: str) -> Callable[[Describe], Describe]:
+    def register(fn: Describe) -> Describe:
+        _LINES[name] = fn
+        return fn
+
+    return register
+
+
+def narrative(events: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """Yield {position, round, type, text} for each event, in order."""
+    state: EncounterState | None = None
+    for event in events:
+        kind = type(event).__name__
+        text = _LINES[kind](event, state) if state is not None else _created(event)
+        yield {
+            "position": event.originator_version,
+            "round": state.round if state else 1,
+            "type": kind,
+            "actor": event.actor,
+            "text": text,
+        }
+        state = evolve(state, event)
+
+
+def _name(state: EncounterState, combatant_id: str) -> str:
+    who = state.combatants.get(combatant_id)
+    return who.name if who else combatant_id
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def roll_text(roll: dict[str, Any]) -> str:
+    """'10→7 + 4 = 21, +9 (skill ranks +7, dex bonus +2) = 30'."""
+    dice = " + ".join("→".join(str(f) for f in d["faces"]) for d in roll["dice"])
+    text = f"{dice} = {roll['dice_total']}"
+    mods = {k: v for k, v in roll["modifiers"].items() if v}
+    if mods:
+        parts = ", ".join(f"{k} {_signed(v)}" for k, v in mods.items())
+        text += f" {_signed(sum(mods.values()))} ({parts}) = {roll['total']}"
+    for flag in roll.get("flags", []):
+        text += f" [{flag}]"
+    return text
+
+
+def _created(e: Any) -> str:
+    return f"Encounter “{e.name}” begins ({e.ruleset}, {e.dice_source} dice)."
+
+
+@_line("CombatantAdded")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{e.name} joins ({e.side}): {e.hits}/{e.max_hits} hits."
+
+
+@_line("InitiativeRolled")
+def _(e: Any, s: EncounterState) -> str:
+    if e.entered:
+        return f"Round {s.round} initiative: {_name(s, e.combatant)} is given IP {e.ip} by the GM."
+    (roll,) = e.rolls.values()
+    return (
+        f"Round {s.round} initiative: {_name(s, e.combatant)} rolls {roll_text(roll)} → IP {e.ip}."
+    )
+
+
+@_line("ActionsDeclared")
+def _(e: Any, s: EncounterState) -> str:
+    parts = []
+    for a in e.actions:
+        label = a["params"].get("label", a["kind"])
+        on = f" on {_name(s, a['target'])}" if a.get("target") else ""
+        later = f", resolves in round {a['round']}" if a["round"] != e.round else ""
+        parts.append(f"{label}{on} ({a['cost']} AP{later})")
+    what = "; ".join(parts) or "no action"
+    carried = f", {e.ap_carried} AP carried into next round" if e.ap_carried else ""
+    gm = " [GM: out of order]" if e.out_of_order else ""
+    return (
+        f"Round {e.round} declare: {_name(s, e.combatant)}: {what}; "
+        f"{e.ap_spent}/{e.ap_budget} AP{carried}.{gm}"
+    )
+
+
+@_line("AttackRolled")
+def _(e: Any, s: EncounterState) -> str:
+    roll = e.rolls["attack"]
+    outcome = (
+        f"hit by {e.margin}, {e.boon_points} Boon Point(s)"
+        if e.hit
+        else f"miss by {-e.margin}" + (f", {e.snag_points} Snag Point(s)" if e.snag_points else "")
+    )
+    because = f" ({e.defence['because']})" if e.defence.get("because") else ""
+    gm = " [GM override]" if "gm_override" in e.defence else ""
+    return (
+        f"Round {s.round}: {_name(s, e.combatant)} attacks {_name(s, e.target)}: "
+        f"{roll_text(roll)} vs DEF {e.defence['def']}{because}: {outcome}.{gm}"
+    )
+
+
+@_line("FatePointGained")
+def _(e: Any, s: EncounterState) -> str:
+    return f"Nova Roll! {_name(s, e.combatant)} gains a Fate Point."
+
+
+@_line("BoonsSpent")
+def _(e: Any, s: EncounterState) -> str:
+    bought = (
+        ", ".join(
+            f"{b['label']}" + (f" ({b['points']})" if b["points"] > 1 else "") for b in e.boons
+        )
+        or "nothing"
+    )
+    return f"{_name(s, e.combatant)} spends {e.points} Boon Point(s): {bought}."
+
+
+@_line("DamageApplied")
+def _(e: Any, s: EncounterState) -> str:
+    b = e.breakdown
+    parts = [f"{sum(b['base_damage'].values())} base"]
+    if b["scaled"]:
+        parts.append(f"+ {b['scaled']} scaled")
+    for k, v in b["extra"].items():
+        parts.append(f"{_signed(v)} {k}")
+    if b["armour"]:
+        parts.append(f"− {b['armour']} armour")
+    return (
+        f"{_name(s, e.combatant)} takes {e.amount} ({' '.join(parts)}) "
+        f"({e.hits_before} → {e.hits_after})."
+    )
+
+
+@_line("ConditionApplied")
+def _(e: Any, s: EncounterState) -> str:
+    extra = f" {e.rate} per round" if e.rate else (f" for {e.count} round(s)" if e.count else "")
+    return f"{_name(s, e.combatant)} is {e.condition}{extra} ({e.reason})."
+
+
+@_line("ConditionCleared")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} is no longer {e.condition} ({e.reason})."
+
+
+@_line("SaveRolled")
+def _(e: Any, s: EncounterState) -> str:
+    (roll,) = e.rolls.values()
+    result = "saved" if e.saved else f"failed by {-e.margin}"
+    why = f" ({e.purpose})" if e.purpose else ""
+    return (
+        f"{_name(s, e.combatant)} saves vs. {e.stat.capitalize()}{why}: {roll_text(roll)} "
+        f"vs TN {e.tn}: {result}."
+    )
+
+
+@_line("FirstAidRolled")
+def _(e: Any, s: EncounterState) -> str:
+    (roll,) = e.rolls.values()
+    result = "success" if e.success else "failure"
+    return (
+        f"{_name(s, e.combatant)} gives First Aid to {_name(s, e.target)} ({e.purpose}): "
+        f"{roll_text(roll)} vs TN {e.tn}: {result}."
+    )
+
+
+@_line("ActionResolved")
+def _(e: Any, s: EncounterState) -> str:
+    action = s.action(e.action)
+    note = f" ({e.detail['outcome']})" if "outcome" in e.detail else ""
+    return f"Round {s.round}: {_name(s, e.combatant)} {action.params.get('label', e.kind)}{note}."
+
+
+@_line("ActionLost")
+def _(e: Any, s: EncounterState) -> str:
+    return f"Round {s.round}: {_name(s, e.combatant)} loses {e.kind} ({e.rule}: {e.reason})."
+
+
+@_line("UpkeepTicked")
+def _(e: Any, s: EncounterState) -> str:
+    who = _name(s, e.combatant)
+    if e.kind == "bleeding":
+        return (
+            f"Round {e.round} upkeep: {who} bleeds {e.amount} ({e.hits_before} → {e.hits_after})."
+        )
+    if e.kind == "dying":
+        return (
+            f"Round {e.round} upkeep: {who} is dying, loses {e.amount} "
+            f"({e.hits_before} → {e.hits_after})."
+        )
+    label = {"stunned": "stun", "dazed": "daze"}.get(e.kind, e.kind)
+    return f"Round {e.round} upkeep: {who} {label} {e.count_before} → {e.count_after}."
+
+
+@_line("RoundEnded")
+def _(e: Any, s: EncounterState) -> str:
+    return f"Round {e.round} ends."
+
+
+@_line("HitsAdjusted")
+def _(e: Any, s: EncounterState) -> str:
+    return (
+        f"GM: {_name(s, e.combatant)} hits {_signed(e.amount)} ({e.reason}) "
+        f"({e.hits_before} → {e.hits_after})."
+    )
+
+
+@_line("ModifierSet")
+def _(e: Any, s: EncounterState) -> str:
+    until = f" until round {e.last_round}" if e.last_round else ""
+    return f"GM: {_name(s, e.combatant)} {e.name} {_signed(e.value)} to {e.applies_to}{until}."
+
+
+@_line("ModifierCleared")
+def _(e: Any, s: EncounterState) -> str:
+    return f"GM: {_name(s, e.combatant)} {e.name} removed ({e.reason})."
