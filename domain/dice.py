@@ -39,6 +39,7 @@ class Roll:
     modifiers: Mapping[str, int] = field(default_factory=dict)
     source: str = "manual"
     flags: tuple[str, ...] = ()
+    drawn: tuple[int, ...] = ()  # every face in the order it was drawn (replays the roll)
 
     @property
     def dice_total(self) -> int:
@@ -50,12 +51,14 @@ class Roll:
 
     @property
     def faces(self) -> list[int]:
-        return [f for d in self.dice for f in d.chain]
+        """Faces in the order drawn, as a `dice` object names them."""
+        return list(self.drawn) if self.drawn else [f for d in self.dice for f in d.chain]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "expression": self.expression,
             "source": self.source,
+            "faces": self.faces,
             "dice": [d.to_dict() for d in self.dice],
             "dice_total": self.dice_total,
             "modifiers": dict(self.modifiers),

@@ -35,7 +35,7 @@ def record_of(event: Any) -> dict[str, Any]:
 def dice_faces(record: dict[str, Any]) -> dict[str, list[int]]:
     """Roll name -> every face rolled, in order (the `dice` object that replays it)."""
     rolls = record["data"].get("rolls") or {}
-    return {name: [f for d in roll["dice"] for f in d["faces"]] for name, roll in rolls.items()}
+    return {name: list(roll["faces"]) for name, roll in rolls.items()}
 
 
 def ndjson_lines(events: Iterable[Any]) -> Iterator[str]:

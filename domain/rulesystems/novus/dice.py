@@ -49,6 +49,7 @@ def open_2d10(dice: DiceSource, roll: str, modifiers: Mapping[str, int]) -> Roll
         modifiers=dict(modifiers),
         source=source_name(dice, roll),
         flags=flags,
+        drawn=(dies[0].chain[0], dies[1].chain[0], *dies[0].chain[1:], *dies[1].chain[1:]),
     )
 
 

@@ -1,0 +1,121 @@
+"""Test data builders: Novus combatants, encounters in the domain, and HTTP helpers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from domain import commands as c
+from domain.dice import ManualDice
+from domain.encounter import Encounter
+
+
+def novus_stats(hits: int = 30, **overrides: Any) -> dict[str, Any]:
+    """A Novus fighter: sword DR 6 on Dex, 7 ranks, Dex +2 (the NOV-TV-38 attacker)."""
+    stats: dict[str, Any] = {
+        "hits": hits,
+        "bonuses": {"str": 2, "dex": 2, "spd": 0, "con": 1, "wil": 1, "wis": 0},
+        "weapons": [
+            {"name": "sword", "dr": 6, "stat": "dex", "ranks": 7, "size": "medium",
+             "damage_type": "slashing"},
+            {"name": "mace", "dr": 6, "stat": "str", "ranks": 7, "size": "medium",
+             "damage_type": "bludgeoning"},
+            {"name": "bow", "kind": "missile", "dr": 5, "stat": "dex", "ranks": 7,
+             "damage_type": "piercing", "family": "bow"},
+        ],
+    }
+    stats.update(overrides)
+    return stats
+
+
+def target_stats(def_: int = 20, ar: int = 4, hits: int = 30, **overrides: Any) -> dict[str, Any]:
+    """A target whose DEF is `def_` (15 + Spd bonus) and whose AR is `ar`."""
+    stats: dict[str, Any] = {"hits": hits, "bonuses": {"spd": def_ - 15}, "ar": ar}
+    stats.update(overrides)
+    return stats
+
+
+class Table:
+    """A domain-level encounter driven by commands with manual dice."""
+
+    def __init__(self) -> None:
+        self.encounter = Encounter.start("Test fight", "novus", "manual")
+        self.ids: dict[str, str] = {}
+
+    @property
+    def state(self):  # noqa: ANN201
+        return self.encounter.state
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.encounter.rules.view(self.state)
+
+    def who(self, name: str) -> dict[str, Any]:
+        return next(x for x in self.view["combatants"] if x["name"] == name)
+
+    def add(self, name: str, stats: dict[str, Any], side: str = "") -> str:
+        self.ids[name] = self.encounter.add_combatant(name, side, stats)
+        return self.ids[name]
+
+    def run(self, command: Any, **dice: list[int]) -> list[Any]:
+        before = len(self.encounter.pending_events)
+        self.encounter.execute(command, ManualDice(dice))
+        return self.encounter.pending_events[before:]
+
+    def ip(self, name: str, ip: int) -> None:
+        self.run(c.RollInitiative(combatant=self.ids[name], ip=ip))
+
+    def declare(self, name: str, *actions: dict[str, Any], **kw: Any) -> list[Any]:
+        specs = []
+        for a in actions:
+            a = dict(a)
+            if "target" in a:
+                a["target"] = self.ids[a["target"]]
+            specs.append(c.ActionSpec(**a))
+        return self.run(c.Declare(combatant=self.ids[name], actions=specs, **kw))
+
+    def resolve(self, attack: list[int] | None = None, **kw: Any) -> list[Any]:
+        dice = {"attack": attack} if attack is not None else {}
+        dice.update(kw.pop("dice", {}))
+        return self.run(c.Resolve(**kw), **dice)
+
+
+def duel(attacker: dict[str, Any] | None = None, target: dict[str, Any] | None = None,
+         action: dict[str, Any] | None = None) -> Table:
+    """A (IP 19) has declared one attack on T (IP 12); T declared nothing."""
+    t = Table()
+    t.add("A", attacker or novus_stats(), side="heroes")
+    t.add("T", target or target_stats(), side="foes")
+    t.ip("A", 19)
+    t.ip("T", 12)
+    t.declare("T")
+    t.declare("A", action or {"kind": "melee_attack", "target": "T", "weapon": "sword"})
+    return t
+
+
+def of_type(events: list[Any], name: str) -> list[Any]:
+    return [e for e in events if type(e).__name__ == name]
+
+
+# -- HTTP -----------------------------------------------------------------------
+def new_encounter(client: TestClient, dice_source: str = "manual", **kw: Any) -> str:
+    r = client.post("/encounters", json={"name": "Test fight", "ruleset": "novus",
+                                         "dice_source": dice_source, **kw})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def add_combatant(client: TestClient, eid: str, name: str, stats: dict[str, Any],
+                  side: str = "") -> str:
+    r = client.post(f"/encounters/{eid}/combatants",
+                    json={"name": name, "side": side, "stats": stats})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def command(client: TestClient, eid: str, body: dict[str, Any],
+            status: int = 200) -> dict[str, Any]:
+    r = client.post(f"/encounters/{eid}/commands", json=body)
+    assert r.status_code == status, r.text
+    return r.json()

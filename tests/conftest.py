@@ -1,0 +1,78 @@
+"""Fixtures: a Fraylog application on SQLite and, where reachable, on PostgreSQL.
+
+PostgreSQL: FRAYLOG_TEST_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/test).
+Each test session uses its own schema, dropped at the end. With FRAYLOG_REQUIRE_POSTGRES=1
+(CI) an unreachable server fails the run; otherwise its tests are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.main import create_app
+from infra.app import Fraylog
+from infra.settings import Settings
+
+PG_URL = os.environ.get("FRAYLOG_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+PG_REQUIRED = os.environ.get("FRAYLOG_REQUIRE_POSTGRES", "") not in ("", "0")
+
+
+def _postgres_problem() -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_URL, connect_timeout=3) as conn:
+            conn.execute("select 1")
+    except Exception as e:  # any failure to connect is reported, whatever its kind
+        return f"PostgreSQL not reachable at {PG_URL}: {e}".splitlines()[0]
+    return None
+
+
+@pytest.fixture(scope="session")
+def pg_schema() -> Iterator[str]:
+    problem = _postgres_problem()
+    if problem:
+        if PG_REQUIRED:
+            pytest.fail(f"FRAYLOG_REQUIRE_POSTGRES is set but {problem}")
+        pytest.skip(problem)
+    schema = f"fraylog_test_{uuid.uuid4().hex[:10]}"
+    yield schema
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:  # noqa: ANN001
+    """Settings for a fresh store on each backend."""
+    if request.param == "sqlite":
+        return Settings(sqlite_path=str(tmp_path / "fraylog.db"), snapshot_interval=5)
+    schema = request.getfixturevalue("pg_schema")
+    return Settings(database_url=PG_URL, postgres_schema=schema, snapshot_interval=5)
+
+
+@pytest.fixture
+def fraylog(settings: Settings) -> Iterator[Fraylog]:
+    app = Fraylog(settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
+def client(fraylog: Fraylog) -> Iterator[TestClient]:
+    with TestClient(create_app(fraylog=fraylog)) as c:
+        yield c
+
+
+@pytest.fixture
+def sqlite_client(tmp_path) -> Iterator[TestClient]:  # noqa: ANN001
+    """An API on SQLite only, for tests where storage does not matter."""
+    with TestClient(create_app(Settings(sqlite_path=str(tmp_path / "f.db")))) as c:
+        yield c
