@@ -14,8 +14,9 @@ from rich.table import Table
 
 from infra.settings import Settings
 
-app = typer.Typer(help="fraylog: an event-sourced combat log for tabletop RPGs.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="fraylog: an event-sourced combat log for tabletop RPGs.", no_args_is_help=True
+)
 console = Console()
 
 
@@ -31,17 +32,19 @@ def serve(
 
     settings = Settings.from_env()
     logging.basicConfig(level=logging.INFO)
-    console.print(f"fraylog: events in {settings.describe()}; API docs at "
-                  f"http://{host}:{port}/docs")
+    console.print(
+        f"fraylog: events in {settings.describe()}; API docs at http://{host}:{port}/docs"
+    )
     uvicorn.run(create_app(settings), host=host, port=port)
 
 
 @app.command()
 def demo(
-    seed: Annotated[str, typer.Option(help="Seed of the demo's dice.")] = "fraylog-demo",
+    seed: Annotated[str, typer.Option(help="Seed of the demo's dice.")] = "s16",
     rounds: Annotated[int, typer.Option(min=1, max=20, help="Rounds to play.")] = 3,
-    database: Annotated[Path | None, typer.Option(help="SQLite file (default: a fresh "
-                                                  "temporary one).")] = None,
+    database: Annotated[
+        Path | None, typer.Option(help="SQLite file (default: a fresh temporary one).")
+    ] = None,
 ) -> None:
     """Play a scripted Novus fight with seeded dice and print its log and hits."""
     from api.demo import play
@@ -51,14 +54,29 @@ def demo(
         view, lines = play(Settings(sqlite_path=str(path)), seed, rounds)
     for line in lines:
         style = "bold" if line["type"] in ("RoundEnded", "EncounterCreated") else None
-        console.print(f"[dim]{line['position']:>3}[/dim] {escape(line['text'])}", style=style,
-                      highlight=False)
+        console.print(
+            f"[dim]{line['position']:>3}[/dim] {escape(line['text'])}", style=style, highlight=False
+        )
     table = Table(title=f"After round {view['round'] - 1}: hits")
     for column in ("Combatant", "Side", "Hits", "Bleeding", "Daze", "Stun", "State"):
         table.add_column(column)
     for c in view["combatants"]:
-        state = ("dead" if c["dead"] else "dying" if c["dying"]
-                 else "helpless" if c["helpless"] else "fighting")
-        table.add_row(c["name"], c["side"], f"{c['hits']}/{c['max_hits']}", str(c["bleeding"]),
-                      str(c["daze_count"]), str(c["stun_count"]), state)
+        state = (
+            "dead"
+            if c["dead"]
+            else "dying"
+            if c["dying"]
+            else "helpless"
+            if c["helpless"]
+            else "fighting"
+        )
+        table.add_row(
+            c["name"],
+            c["side"],
+            f"{c['hits']}/{c['max_hits']}",
+            str(c["bleeding"]),
+            str(c["daze_count"]),
+            str(c["stun_count"]),
+            state,
+        )
     console.print(table)

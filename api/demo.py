@@ -12,26 +12,91 @@ from projections.narrative import narrative
 from projections.view import encounter_view
 
 PARTY = [
-    ("Brakka", "heroes", {
-        "hits": 42, "bonuses": {"str": 2, "dex": 1, "spd": 1, "con": 2, "wil": 1, "wis": 0},
-        "melee_ranks": 8, "shield": "normal", "ar": 6, "first_aid": 3,
-        "weapons": [{"name": "longsword", "dr": 6, "stat": "str", "ranks": 8,
-                     "size": "medium", "damage_type": "slashing"}]}),
-    ("Sela", "heroes", {
-        "hits": 34, "bonuses": {"str": 0, "dex": 3, "spd": 2, "con": 1, "wil": 0, "wis": 2},
-        "melee_ranks": 3, "ar": 4, "first_aid": 6,
-        "weapons": [{"name": "shortbow", "kind": "missile", "dr": 5, "stat": "dex",
-                     "ranks": 7, "damage_type": "piercing", "family": "bow"}]}),
-    ("Grukk", "raiders", {
-        "hits": 48, "bonuses": {"str": 3, "dex": 0, "spd": 0, "con": 3, "wil": 0, "wis": 0},
-        "melee_ranks": 6, "ar": 4,
-        "weapons": [{"name": "great axe", "dr": 8, "stat": "str", "ranks": 6,
-                     "size": "large", "damage_type": "slashing"}]}),
-    ("Snikt", "raiders", {
-        "hits": 24, "bonuses": {"str": 0, "dex": 2, "spd": 3, "con": 0, "wil": 0, "wis": 1},
-        "melee_ranks": 5, "ar": 2, "minor_foe": True,
-        "weapons": [{"name": "spear", "dr": 5, "stat": "dex", "ranks": 5,
-                     "size": "medium", "damage_type": "piercing"}]}),
+    (
+        "Brakka",
+        "heroes",
+        {
+            "hits": 42,
+            "bonuses": {"str": 2, "dex": 1, "spd": 1, "con": 2, "wil": 1, "wis": 0},
+            "melee_ranks": 8,
+            "shield": "normal",
+            "ar": 6,
+            "first_aid": 3,
+            "weapons": [
+                {
+                    "name": "longsword",
+                    "dr": 6,
+                    "stat": "str",
+                    "ranks": 8,
+                    "size": "medium",
+                    "damage_type": "slashing",
+                }
+            ],
+        },
+    ),
+    (
+        "Sela",
+        "heroes",
+        {
+            "hits": 34,
+            "bonuses": {"str": 0, "dex": 3, "spd": 2, "con": 1, "wil": 0, "wis": 2},
+            "melee_ranks": 3,
+            "ar": 4,
+            "first_aid": 6,
+            "weapons": [
+                {
+                    "name": "shortbow",
+                    "kind": "missile",
+                    "dr": 5,
+                    "stat": "dex",
+                    "ranks": 7,
+                    "damage_type": "piercing",
+                    "family": "bow",
+                }
+            ],
+        },
+    ),
+    (
+        "Grukk",
+        "raiders",
+        {
+            "hits": 48,
+            "bonuses": {"str": 3, "dex": 0, "spd": 0, "con": 3, "wil": 0, "wis": 0},
+            "melee_ranks": 6,
+            "ar": 4,
+            "weapons": [
+                {
+                    "name": "great axe",
+                    "dr": 8,
+                    "stat": "str",
+                    "ranks": 6,
+                    "size": "large",
+                    "damage_type": "slashing",
+                }
+            ],
+        },
+    ),
+    (
+        "Snikt",
+        "raiders",
+        {
+            "hits": 24,
+            "bonuses": {"str": 0, "dex": 2, "spd": 3, "con": 0, "wil": 0, "wis": 1},
+            "melee_ranks": 5,
+            "ar": 2,
+            "minor_foe": True,
+            "weapons": [
+                {
+                    "name": "spear",
+                    "dr": 5,
+                    "stat": "dex",
+                    "ranks": 5,
+                    "size": "medium",
+                    "damage_type": "piercing",
+                }
+            ],
+        },
+    ),
 ]
 # What each side prefers to buy with Boon Points, best first.
 BOON_TASTE = ["bleeder", "daze_foe", "strong_attack", "defensive_posture"]

@@ -118,9 +118,7 @@ class Fraylog(Application[UUID]):
         pending = list(encounter.pending_events)
         try:
             self.save(encounter)
-        except IntegrityError:
-            if self.repository.cache is not None:
-                self.repository.cache.put(encounter.id, None)
+        except IntegrityError:  # the cache holds copies: it is fast-forwarded on the next load
             raise Conflict(
                 "VERSION",
                 "another command was recorded on this encounter first; reload and try again",

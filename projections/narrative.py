@@ -183,7 +183,8 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("ActionLost")
 def _(e: Any, s: EncounterState) -> str:
-    return f"Round {s.round}: {_name(s, e.combatant)} loses {e.kind} ({e.rule}: {e.reason})."
+    label = s.action(e.action).params.get("label", e.kind)
+    return f"Round {s.round}: {_name(s, e.combatant)} loses {label} ({e.rule}: {e.reason})."
 
 
 @_line("UpkeepTicked")

@@ -17,12 +17,31 @@ def novus_stats(hits: int = 30, **overrides: Any) -> dict[str, Any]:
         "hits": hits,
         "bonuses": {"str": 2, "dex": 2, "spd": 0, "con": 1, "wil": 1, "wis": 0},
         "weapons": [
-            {"name": "sword", "dr": 6, "stat": "dex", "ranks": 7, "size": "medium",
-             "damage_type": "slashing"},
-            {"name": "mace", "dr": 6, "stat": "str", "ranks": 7, "size": "medium",
-             "damage_type": "bludgeoning"},
-            {"name": "bow", "kind": "missile", "dr": 5, "stat": "dex", "ranks": 7,
-             "damage_type": "piercing", "family": "bow"},
+            {
+                "name": "sword",
+                "dr": 6,
+                "stat": "dex",
+                "ranks": 7,
+                "size": "medium",
+                "damage_type": "slashing",
+            },
+            {
+                "name": "mace",
+                "dr": 6,
+                "stat": "str",
+                "ranks": 7,
+                "size": "medium",
+                "damage_type": "bludgeoning",
+            },
+            {
+                "name": "bow",
+                "kind": "missile",
+                "dr": 5,
+                "stat": "dex",
+                "ranks": 7,
+                "damage_type": "piercing",
+                "family": "bow",
+            },
         ],
     }
     stats.update(overrides)
@@ -44,7 +63,7 @@ class Table:
         self.ids: dict[str, str] = {}
 
     @property
-    def state(self):  # noqa: ANN201
+    def state(self):
         return self.encounter.state
 
     @property
@@ -81,8 +100,11 @@ class Table:
         return self.run(c.Resolve(**kw), **dice)
 
 
-def duel(attacker: dict[str, Any] | None = None, target: dict[str, Any] | None = None,
-         action: dict[str, Any] | None = None) -> Table:
+def duel(
+    attacker: dict[str, Any] | None = None,
+    target: dict[str, Any] | None = None,
+    action: dict[str, Any] | None = None,
+) -> Table:
     """A (IP 19) has declared one attack on T (IP 12); T declared nothing."""
     t = Table()
     t.add("A", attacker or novus_stats(), side="heroes")
@@ -100,22 +122,27 @@ def of_type(events: list[Any], name: str) -> list[Any]:
 
 # -- HTTP -----------------------------------------------------------------------
 def new_encounter(client: TestClient, dice_source: str = "manual", **kw: Any) -> str:
-    r = client.post("/encounters", json={"name": "Test fight", "ruleset": "novus",
-                                         "dice_source": dice_source, **kw})
+    r = client.post(
+        "/encounters",
+        json={"name": "Test fight", "ruleset": "novus", "dice_source": dice_source, **kw},
+    )
     assert r.status_code == 201, r.text
     return r.json()["id"]
 
 
-def add_combatant(client: TestClient, eid: str, name: str, stats: dict[str, Any],
-                  side: str = "") -> str:
-    r = client.post(f"/encounters/{eid}/combatants",
-                    json={"name": name, "side": side, "stats": stats})
+def add_combatant(
+    client: TestClient, eid: str, name: str, stats: dict[str, Any], side: str = ""
+) -> str:
+    r = client.post(
+        f"/encounters/{eid}/combatants", json={"name": name, "side": side, "stats": stats}
+    )
     assert r.status_code == 201, r.text
     return r.json()["id"]
 
 
-def command(client: TestClient, eid: str, body: dict[str, Any],
-            status: int = 200) -> dict[str, Any]:
+def command(
+    client: TestClient, eid: str, body: dict[str, Any], status: int = 200
+) -> dict[str, Any]:
     r = client.post(f"/encounters/{eid}/commands", json=body)
     assert r.status_code == status, r.text
     return r.json()

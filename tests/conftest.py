@@ -50,7 +50,7 @@ def pg_schema() -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:  # noqa: ANN001
+def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
     """Settings for a fresh store on each backend."""
     if request.param == "sqlite":
         return Settings(sqlite_path=str(tmp_path / "fraylog.db"), snapshot_interval=5)
@@ -72,7 +72,7 @@ def client(fraylog: Fraylog) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def sqlite_client(tmp_path) -> Iterator[TestClient]:  # noqa: ANN001
+def sqlite_client(tmp_path) -> Iterator[TestClient]:
     """An API on SQLite only, for tests where storage does not matter."""
     with TestClient(create_app(Settings(sqlite_path=str(tmp_path / "f.db")))) as c:
         yield c

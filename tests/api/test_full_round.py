@@ -11,25 +11,37 @@ def test_given_two_combatants_when_a_full_round_is_played_over_http_then_view_an
     client: TestClient,
 ) -> None:
     eid = new_encounter(client)
-    brakka = add_combatant(client, eid, "Brakka", novus_stats(bonuses={"dex": 2, "spd": 2,
-                                                                      "wis": 1}), "heroes")
+    brakka = add_combatant(
+        client, eid, "Brakka", novus_stats(bonuses={"dex": 2, "spd": 2, "wis": 1}), "heroes"
+    )
     goblin = add_combatant(client, eid, "Goblin", target_stats(def_=18, ar=6, hits=30), "foes")
     view = client.get(f"/encounters/{eid}").json()
     assert view["step"] == "initiative"
 
     # Step 1: NOV-TV-13 for Brakka (IP 19); the goblin rolls 3 + 4 + 3 = 10
-    out = command(client, eid, {"type": "roll_initiative",
-                                "dice": {"initiative:Brakka": [7, 9], "initiative:Goblin": [3, 4]}})
+    out = command(
+        client,
+        eid,
+        {
+            "type": "roll_initiative",
+            "dice": {"initiative:Brakka": [7, 9], "initiative:Goblin": [3, 4]},
+        },
+    )
     assert [e["data"]["ip"] for e in out["events"]] == [19, 10]
     assert out["encounter"]["order"] == [brakka, goblin]
     assert out["encounter"]["next_to_declare"] == goblin  # NOV-DECL-1: lowest first
 
     # Step 2
-    command(client, eid, {"type": "declare", "combatant": goblin,
-                          "actions": [{"kind": "dodge"}]})
-    out = command(client, eid, {"type": "declare", "combatant": brakka,
-                                "actions": [{"kind": "melee_attack", "target": goblin,
-                                             "weapon": "sword"}]})
+    command(client, eid, {"type": "declare", "combatant": goblin, "actions": [{"kind": "dodge"}]})
+    out = command(
+        client,
+        eid,
+        {
+            "type": "declare",
+            "combatant": brakka,
+            "actions": [{"kind": "melee_attack", "target": goblin, "weapon": "sword"}],
+        },
+    )
     view = out["encounter"]
     assert view["step"] == "resolution"
     by_name = {c["name"]: c for c in view["combatants"]}
@@ -38,9 +50,16 @@ def test_given_two_combatants_when_a_full_round_is_played_over_http_then_view_an
 
     # Step 3: NOV-TV-40's dice against DEF 21: 35 − 21 = 14 → 1 Boon Point, spent on Bleeder
     attack = view["next_to_resolve"]
-    out = command(client, eid, {"type": "resolve", "action": attack,
-                                "dice": {"attack": [10, 7, 9]},
-                                "boons": [{"name": "bleeder"}]})
+    out = command(
+        client,
+        eid,
+        {
+            "type": "resolve",
+            "action": attack,
+            "dice": {"attack": [10, 7, 9]},
+            "boons": [{"name": "bleeder"}],
+        },
+    )
     types = [e["type"] for e in out["events"]]
     assert types == ["AttackRolled", "BoonsSpent", "DamageApplied", "ConditionApplied"]
     damage = out["events"][2]["data"]
@@ -88,6 +107,7 @@ def test_given_an_encounter_when_exporting_then_ndjson_and_csv_carry_every_event
 
 def test_given_encounters_when_listing_then_each_appears_once(client: TestClient) -> None:
     ids = {new_encounter(client), new_encounter(client)}
-    listed = [e["id"] for e in client.get("/encounters", params={"limit": 1000}).json()
-              ["encounters"]]
+    listed = [
+        e["id"] for e in client.get("/encounters", params={"limit": 1000}).json()["encounters"]
+    ]
     assert ids <= set(listed) and len(listed) == len(set(listed))

@@ -83,8 +83,9 @@ def test_given_a_roll_never_made_when_finished_then_dice_error() -> None:
 
 
 @given(st.binary(min_size=1, max_size=32), st.text(max_size=20), st.integers(2, 100))
-def test_given_any_secret_when_deriving_then_face_in_range(secret: bytes, key: str,
-                                                          sides: int) -> None:
+def test_given_any_secret_when_deriving_then_face_in_range(
+    secret: bytes, key: str, sides: int
+) -> None:
     assert 1 <= derived_face(secret, key, sides) <= sides
 
 

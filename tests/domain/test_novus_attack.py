@@ -80,8 +80,12 @@ def test_given_wounds_of_rate_1_and_2_when_first_aid_then_tns_18_and_21() -> Non
 def test_given_daze_foe_when_the_dazed_foe_attacks_later_then_minus_4_for_two_rounds() -> None:
     t = Table()  # NOV-TV-42
     t.add("A", novus_stats())
-    t.add("Foe", novus_stats(weapons=[{"name": "club", "dr": 4, "stat": "str", "ranks": 6}],
-                             bonuses={"str": 2}))
+    t.add(
+        "Foe",
+        novus_stats(
+            weapons=[{"name": "club", "dr": 4, "stat": "str", "ranks": 6}], bonuses={"str": 2}
+        ),
+    )
     t.ip("A", 19), t.ip("Foe", 12)
     t.declare("Foe", {"kind": "melee_attack", "target": "A"})
     t.declare("A", {"kind": "melee_attack", "target": "Foe", "weapon": "sword"})
@@ -104,7 +108,7 @@ def test_given_daze_foe_when_the_dazed_foe_attacks_later_then_minus_4_for_two_ro
         ([("adrenal_surge", None), ("strong_attack", None)], False),
     ],
 )
-def test_given_3_boon_points_when_buying_then_table_limits_apply(boons, ok) -> None:  # noqa: ANN001
+def test_given_3_boon_points_when_buying_then_table_limits_apply(boons, ok) -> None:
     t = duel(target=target_stats(def_=15, ar=0))  # NOV-TV-43
     t.resolve([10, 10, 10, 6, 1])  # 26 + 11 + 9 = 46 vs 15: M 31, 3 BP
     assert t.view["pending_boons"]["points"] == 3
@@ -123,8 +127,10 @@ def test_given_3_boon_points_when_buying_then_table_limits_apply(boons, ok) -> N
 
 
 def test_given_a_mace_when_buying_bleeder_then_refused() -> None:
-    t = duel(target=target_stats(def_=15, ar=0),
-             action={"kind": "melee_attack", "target": "T", "weapon": "mace"})
+    t = duel(
+        target=target_stats(def_=15, ar=0),
+        action={"kind": "melee_attack", "target": "T", "weapon": "mace"},
+    )
     t.resolve([10, 10, 10, 6, 1])  # NOV-TV-43 (d)
     with pytest.raises(RuleViolation) as e:
         t.run(c.SpendBoons(boons=[c.BoonSpec(name="bleeder")]))
@@ -134,9 +140,14 @@ def test_given_a_mace_when_buying_bleeder_then_refused() -> None:
 def test_given_bd_8_when_skilled_and_strong_attack_then_bd_10_plus_3() -> None:
     t = duel(target=target_stats(def_=15, ar=0))  # NOV-TV-44: 7 ranks, Str +2
     t.resolve([10, 10, 5, 1])  # 15 + 11 + 9 = 35 vs 15: M 20 → 2 BP
-    damage = of_type(t.run(c.SpendBoons(boons=[c.BoonSpec(name="skilled_attack"),
-                                                c.BoonSpec(name="strong_attack")])),
-                     "DamageApplied")[0]
+    damage = of_type(
+        t.run(
+            c.SpendBoons(
+                boons=[c.BoonSpec(name="skilled_attack"), c.BoonSpec(name="strong_attack")]
+            )
+        ),
+        "DamageApplied",
+    )[0]
     assert sum(damage.breakdown["base_damage"].values()) == 10
     assert damage.breakdown["extra"] == {"Skilled Attack": 3}
     assert damage.amount == 10 + 20 + 3
@@ -145,8 +156,9 @@ def test_given_bd_8_when_skilled_and_strong_attack_then_bd_10_plus_3() -> None:
 def test_given_disarm_foe_by_6_ranks_when_foe_rolls_12_with_str_2_then_tn_21_fails() -> None:
     attacker = novus_stats(weapons=[{"name": "sword", "dr": 6, "stat": "dex", "ranks": 6}])
     t = duel(attacker, target_stats(def_=15, ar=0, bonuses={"spd": 0, "str": 2}))
-    events = t.resolve([10, 7, 2], boons=[c.BoonSpec(name="disarm_foe")],
-                       dice={"disarm_save": [6, 6]})  # NOV-TV-45
+    events = t.resolve(
+        [10, 7, 2], boons=[c.BoonSpec(name="disarm_foe")], dice={"disarm_save": [6, 6]}
+    )  # NOV-TV-45
     save = of_type(events, "SaveRolled")[0]
     assert (save.tn, save.total, save.saved) == (21, 19, False)
     assert "disarmed" in t.who("T")["conditions"]
@@ -184,8 +196,9 @@ def test_given_6_hits_when_taking_12_then_helpless_dying_and_losing_1_until_stab
     t.declare("Other")
     t.declare("PC", {"kind": "first_aid"})
     t.declare("Foe")
-    t.run(c.SetModifier(combatant=t.ids["PC"], name="shaking",
-                                                    applies_to="act", value=-20, rounds=1))
+    t.run(
+        c.SetModifier(combatant=t.ids["PC"], name="shaking", applies_to="act", value=-20, rounds=1)
+    )
     failed = of_type(t.resolve(dice={"first_aid": [8, 8]}), "FirstAidRolled")[0]
     assert (failed.tn, failed.total, failed.success) == (25, 6, False)
     events = t.run(c.EndRound())  # the First Aid comes next round: PC could not yet roll
@@ -217,8 +230,11 @@ def test_given_helpless_when_declaring_an_attack_then_only_first_aid_on_himself(
 
 def test_given_cut_with_bd_8_and_margin_7_against_ar_6_then_8_damage() -> None:
     attacker = novus_stats(bonuses={"dex": 2})  # NOV-TV-53: Cut +1 AB
-    t = duel(attacker, target_stats(def_=18, ar=6),
-             {"kind": "melee_attack", "target": "T", "weapon": "sword", "move": "cut"})
+    t = duel(
+        attacker,
+        target_stats(def_=18, ar=6),
+        {"kind": "melee_attack", "target": "T", "weapon": "sword", "move": "cut"},
+    )
     events = t.resolve([8, 7])  # 15 + 9 + 1 = 25 vs 18: M 7
     assert of_type(events, "AttackRolled")[0].margin == 7
     assert of_type(events, "DamageApplied")[0].amount == 8

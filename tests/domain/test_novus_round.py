@@ -62,8 +62,9 @@ def test_given_budget_5_when_declaring_dodge_and_medium_attack_then_refused() ->
     t.ip("A", 19), t.ip("B", 12)
     t.declare("B")
     with pytest.raises(RuleViolation) as e:
-        t.declare("A", {"kind": "dodge"}, {"kind": "melee_attack", "target": "B",
-                                            "weapon": "sword"})
+        t.declare(
+            "A", {"kind": "dodge"}, {"kind": "melee_attack", "target": "B", "weapon": "sword"}
+        )
     assert e.value.rule == "NOV-DECL-3"
 
 
@@ -140,7 +141,8 @@ def test_given_bleeding_3_stun_2_daze_1_when_round_ends_then_hits_17_stun_1_daze
     ticks = t.run(c.EndRound())  # round 2: stunned, so no declaration is due
     upkeep = of_type(ticks, "UpkeepTicked")
     assert [(u.kind, u.hits_before, u.hits_after) for u in upkeep if u.kind == "bleeding"] == [
-        ("bleeding", 20, 17)]
+        ("bleeding", 20, 17)
+    ]
     assert t.who("Brakka")["hits"] == 17
     assert t.who("Brakka")["stun_count"] == 1
     assert t.who("Brakka")["daze_count"] == 0 and "dazed" not in t.who("Brakka")["conditions"]
@@ -177,8 +179,9 @@ def test_given_run_2_ap_when_attacking_then_minus_4_and_whole_round_run_then_min
     t.add("B", target_stats(def_=10, ar=0))
     t.ip("A", 19), t.ip("B", 12)
     t.declare("B", {"kind": "run", "ap": 5})
-    t.declare("A", {"kind": "run", "ap": 2}, {"kind": "missile_attack", "target": "B",
-                                              "weapon": "bow"})
+    t.declare(
+        "A", {"kind": "run", "ap": 2}, {"kind": "missile_attack", "target": "B", "weapon": "bow"}
+    )
     t.resolve()  # A's run
     events = t.resolve([5, 5])
     assert events[0].attack_bonus["running"] == -4

@@ -1,0 +1,152 @@
+"""Bad input gets a problem+json naming the rule or field at fault, and records nothing."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.builders import add_combatant, command, new_encounter, novus_stats, target_stats
+
+
+def ready_to_resolve(client: TestClient) -> tuple[str, str]:
+    eid = new_encounter(client)
+    a = add_combatant(client, eid, "A", novus_stats())
+    t = add_combatant(client, eid, "T", target_stats())
+    command(client, eid, {"type": "roll_initiative", "combatant": a, "ip": 19})
+    command(client, eid, {"type": "roll_initiative", "combatant": t, "ip": 12})
+    command(client, eid, {"type": "declare", "combatant": t, "actions": []})
+    command(
+        client,
+        eid,
+        {"type": "declare", "combatant": a, "actions": [{"kind": "melee_attack", "target": t}]},
+    )
+    return eid, a
+
+
+def version(client: TestClient, eid: str) -> int:
+    return client.get(f"/encounters/{eid}").json()["version"]
+
+
+def test_given_a_stale_expected_version_when_commanding_then_409_and_nothing_recorded(
+    client: TestClient,
+) -> None:
+    eid, _ = ready_to_resolve(client)
+    before = version(client, eid)
+    r = client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "resolve", "dice": {"attack": [5, 5]}, "expected_version": before - 1},
+    )
+    assert r.status_code == 409
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json()["field"] == "expected_version"
+    assert version(client, eid) == before
+    ok = command(
+        client, eid, {"type": "resolve", "dice": {"attack": [5, 5]}, "expected_version": before}
+    )
+    assert ok["encounter"]["version"] > before
+
+
+@pytest.mark.parametrize(
+    ("dice", "detail", "die"),
+    [
+        ({"attack": [5, 11]}, "not in 1..10", 2),  # out of range
+        ({"attack": [5, 0]}, "not in 1..10", 2),
+        ({"attack": [5]}, "needs a face", 2),  # missing
+        ({"attack": [10, 5]}, "needs a face", 3),  # missing: the 10 explodes
+        ({"attack": [5, 5, 5]}, "left over", 3),  # left over
+        ({"attack": [5, 5], "damage": [3]}, "not rolled", None),  # a roll never made
+        ({}, "needs a face", 1),  # manual encounter, no dice at all
+    ],
+)
+def test_given_bad_manual_dice_when_resolving_then_422_names_roll_and_die(
+    sqlite_client: TestClient, dice: dict, detail: str, die: int | None
+) -> None:
+    eid, _ = ready_to_resolve(sqlite_client)
+    before = version(sqlite_client, eid)
+    r = sqlite_client.post(f"/encounters/{eid}/commands", json={"type": "resolve", "dice": dice})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert r.headers["content-type"] == "application/problem+json"
+    assert body["title"] == "Bad dice" and detail in body["detail"]
+    assert body["roll"] == ("damage" if "damage" in dice else "attack")
+    assert body.get("die") == die
+    assert version(sqlite_client, eid) == before
+
+
+def test_given_a_face_that_is_not_a_number_when_resolving_then_422_names_the_field(
+    sqlite_client: TestClient,
+) -> None:
+    eid, _ = ready_to_resolve(sqlite_client)
+    r = sqlite_client.post(
+        f"/encounters/{eid}/commands", json={"type": "resolve", "dice": {"attack": ["six", 5]}}
+    )
+    assert r.status_code == 422
+    assert r.json()["field"] == "body.resolve.dice.attack.0"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "rule"),
+    [
+        ({"type": "fly"}, 422, None),
+        ({"type": "declare", "combatant": "nobody", "actions": []}, 404, "COMBATANT"),
+        ({"type": "end_round"}, 422, "NOV-SEQ-1"),
+        ({"type": "set_condition", "combatant": "X", "condition": "bored"}, 404, "COMBATANT"),
+        ({"type": "resolve", "hit": "maybe"}, 422, None),
+    ],
+)
+def test_given_bad_commands_when_posted_then_problem_json_and_nothing_recorded(
+    sqlite_client: TestClient, body: dict, status: int, rule: str | None
+) -> None:
+    eid, _ = ready_to_resolve(sqlite_client)
+    before = version(sqlite_client, eid)
+    r = sqlite_client.post(f"/encounters/{eid}/commands", json=body)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    assert r.json().get("rule") == rule
+    assert version(sqlite_client, eid) == before
+
+
+def test_given_unknown_condition_when_set_then_422_names_rule(sqlite_client: TestClient) -> None:
+    eid, a = ready_to_resolve(sqlite_client)
+    r = sqlite_client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "set_condition", "combatant": a, "condition": "bored"},
+    )
+    assert r.status_code == 422 and r.json()["rule"] == "NOVUS-COND"
+
+
+def test_given_unknown_or_malformed_encounter_id_then_404_or_422(sqlite_client: TestClient):
+    missing = sqlite_client.get("/encounters/00000000-0000-0000-0000-000000000000")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "application/problem+json"
+    assert sqlite_client.get("/encounters/not-a-uuid").status_code == 422
+
+
+def test_given_bad_stats_when_adding_a_combatant_then_422_names_the_stat(
+    sqlite_client: TestClient,
+) -> None:
+    eid = new_encounter(sqlite_client)
+    r = sqlite_client.post(
+        f"/encounters/{eid}/combatants", json={"name": "X", "stats": {"hits": 0}}
+    )
+    assert r.status_code == 422 and r.json()["field"] == "stats.hits"
+    add_combatant(sqlite_client, eid, "X", novus_stats())
+    dup = sqlite_client.post(
+        f"/encounters/{eid}/combatants", json={"name": "X", "stats": novus_stats()}
+    )
+    assert dup.status_code == 422 and dup.json()["field"] == "name"
+
+
+@pytest.mark.parametrize("ruleset", ["phantasia", "wits"])
+def test_given_a_ruleset_not_yet_playable_when_creating_then_422(
+    sqlite_client: TestClient, ruleset: str
+) -> None:
+    r = sqlite_client.post("/encounters", json={"name": "x", "ruleset": ruleset})
+    assert r.status_code == 422 and r.json()["rule"] == "RULESET"
+
+
+def test_given_seeded_without_seed_when_creating_then_422(sqlite_client: TestClient) -> None:
+    r = sqlite_client.post(
+        "/encounters", json={"name": "x", "ruleset": "novus", "dice_source": "seeded"}
+    )
+    assert r.status_code == 422 and r.json()["field"] == "seed"

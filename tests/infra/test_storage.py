@@ -1,0 +1,55 @@
+"""Events outlive the process; racing writers never lose an event (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import pytest
+
+from domain import commands as c
+from infra.app import Conflict, Fraylog
+from tests.builders import novus_stats
+
+
+def test_given_a_recorded_fight_when_the_app_restarts_then_every_event_is_still_there(
+    fraylog: Fraylog,
+) -> None:
+    eid = UUID(fraylog.create_encounter("Kept", "novus", "seeded", "s").state.id)
+    a, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+    for _ in range(12):  # past two snapshots (interval 5)
+        fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    again = Fraylog(fraylog.settings)
+    try:
+        state = again.state(eid)
+        assert state.version == 14 and state.combatants[a].hits == 18
+        assert [e.originator_version for e in again.event_log(eid)] == list(range(1, 15))
+    finally:
+        again.close()
+
+
+def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
+    fraylog: Fraylog,
+) -> None:
+    eid = UUID(fraylog.create_encounter("Race", "novus", "seeded", "s").state.id)
+    a, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+    other = Fraylog(fraylog.settings)
+    try:
+        mine = fraylog.encounter(eid)
+        theirs = other.encounter(eid)
+        mine.execute(c.AdjustHits(combatant=a, amount=-1), dice=_no_dice())
+        theirs.execute(c.AdjustHits(combatant=a, amount=-2), dice=_no_dice())
+        fraylog.save(mine)
+        with pytest.raises(Conflict):
+            other._save(theirs)
+        # the loser reloads and retries: both changes are kept, no version gap
+        other.execute(eid, c.AdjustHits(combatant=a, amount=-2))
+        assert [e.originator_version for e in fraylog.event_log(eid)] == [1, 2, 3, 4]
+        assert fraylog.state(eid).combatants[a].hits == 27
+    finally:
+        other.close()
+
+
+def _no_dice():  # noqa: ANN202
+    from domain.dice import ManualDice
+
+    return ManualDice({})
