@@ -7,6 +7,7 @@ from uuid import UUID
 import pytest
 
 from domain import commands as c
+from domain.dice import ManualDice
 from infra.app import Conflict, Fraylog
 from tests.builders import novus_stats
 
@@ -36,8 +37,8 @@ def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
     try:
         mine = fraylog.encounter(eid)
         theirs = other.encounter(eid)
-        mine.execute(c.AdjustHits(combatant=a, amount=-1), dice=_no_dice())
-        theirs.execute(c.AdjustHits(combatant=a, amount=-2), dice=_no_dice())
+        mine.execute(c.AdjustHits(combatant=a, amount=-1), dice=ManualDice({}))
+        theirs.execute(c.AdjustHits(combatant=a, amount=-2), dice=ManualDice({}))
         fraylog.save(mine)
         with pytest.raises(Conflict):
             other._save(theirs)
@@ -48,8 +49,3 @@ def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
     finally:
         other.close()
 
-
-def _no_dice():  # noqa: ANN202
-    from domain.dice import ManualDice
-
-    return ManualDice({})

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import commands as c
+from domain.errors import RuleViolation
 from infra.app import Fraylog
 from projections.view import encounter_view, view_of
-from domain.errors import RuleViolation
 from tests.builders import novus_stats
 
 KINDS = ["melee_attack", "dodge", "move", "missile_attack", "first_aid", "none"]
