@@ -121,9 +121,11 @@ def _play_round(fraylog: Fraylog, eid: UUID) -> None:
         who = next(x for x in view["combatants"] if x["id"] == view["next_to_declare"])
         fraylog.execute(eid, c.Declare(combatant=who["id"], actions=_intent(view, who)))
         view = encounter_view(fraylog.state(eid))
-    while view["step"] in ("resolution", "boons"):
+    while view["step"] in ("resolution", "boons", "snags"):
         if view["step"] == "boons":
             fraylog.execute(eid, c.SpendBoons(boons=_boons(view)))
+        elif view["step"] == "snags":
+            fraylog.execute(eid, c.SpendSnags(snags=_snags(view)))
         else:
             fraylog.execute(eid, c.Resolve())
         view = encounter_view(fraylog.state(eid))
@@ -150,3 +152,9 @@ def _boons(view: dict[str, Any]) -> list[c.BoonSpec]:
             buys.append(c.BoonSpec(name=name, points=points if name == "bleeder" else None))
             points -= points if name == "bleeder" else 1
     return buys
+
+
+def _snags(view: dict[str, Any]) -> list[c.SnagSpec]:
+    """The player picks (NOV-AMB-40): the cheapest harm that uses the points."""
+    points = view["pending_snags"]["points"]
+    return [c.SnagSpec(name="hurt_yourself" if points >= 2 else "strained_muscle")]

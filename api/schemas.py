@@ -85,6 +85,7 @@ class CombatantPublic(BaseModel):
     dead: bool
     down: bool
     declared: bool
+    hold_ip: int | None = Field(description="The IP he holds his actions to, this round.")
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -98,10 +99,11 @@ class EncounterPublic(BaseModel):
     version: int = Field(description="Position of the last event folded.")
     round: int
     elapsed_seconds: int
-    step: Literal["setup", "initiative", "declaration", "boons", "resolution", "end_round"]
+    step: Literal["setup", "initiative", "declaration", "boons", "snags", "resolution", "end_round"]
     next_to_declare: str | None
     next_to_resolve: str | None
-    pending_boons: dict[str, Any] | None
+    pending_boons: dict[str, Any] | None = Field(description="A hit waiting for spend_boons.")
+    pending_snags: dict[str, Any] | None = Field(description="A miss waiting for spend_snags.")
     order: list[str] = Field(description="Combatant ids in resolution order (highest IP first).")
     combatants: list[CombatantPublic]
     actions: list[dict[str, Any]] = Field(description="Actions left to resolve, in order.")

@@ -6,7 +6,7 @@ against the current state; an invalid command records nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -59,7 +59,15 @@ class ActionSpec(BaseModel):
         default=None, ge=0, le=20, description="AP for moves and GM-priced actions."
     )
     move: str | None = Field(default=None, description="Combat Move used with an attack.")
-    params: dict[str, Any] = Field(default_factory=dict, description="Action-specific extras.")
+    wound: int | None = Field(
+        default=None, description="First Aid: the position of the wound to close."
+    )
+    into_melee: bool = Field(default=False, description="A missile attack into a melee.")
+    bystanders: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Firing into melee: others near the line of fire, nearest first.",
+    )
 
 
 class Declare(CommandBase):
@@ -69,6 +77,17 @@ class Declare(CommandBase):
     combatant: str
     actions: list[ActionSpec] = Field(default_factory=list, max_length=12)
     out_of_order: bool = Field(default=False, description="GM override of the declaration order.")
+    hold_ip: int | None = Field(
+        default=None, description="Hold, announced with the declaration: act at this lower IP."
+    )
+
+
+class Hold(CommandBase):
+    """Decide, after declaring, to hold: act at a lower IP, for 1 AP."""
+
+    type: Literal["hold"] = "hold"
+    combatant: str
+    ip: int = Field(description="The IP to act at, below the combatant's own.")
 
 
 class BoonSpec(BaseModel):
@@ -78,6 +97,16 @@ class BoonSpec(BaseModel):
     points: int | None = Field(default=None, ge=1, le=50, description="Points for a '+' Boon.")
     effect: str | None = Field(
         default=None, max_length=500, description="Effect text of a GM Boon."
+    )
+
+
+class SnagSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="A Snag of the table (docs/rules/novus.md).")
+    target: str | None = Field(default=None, description="Hit the nearest friend: who.")
+    spell_points: int | None = Field(
+        default=None, ge=0, le=100, description="Spell backlash: the spell's points."
     )
 
 
@@ -91,6 +120,9 @@ class Resolve(CommandBase):
         default=None, description="Spend the Boon Points of a hit at once; omit to spend later."
     )
     hit: bool | None = Field(default=None, description="GM override of the computed hit or miss.")
+    snags: list[SnagSpec] | None = Field(
+        default=None, description="Spend the Snag Points of a bad miss at once; omit to later."
+    )
 
 
 class SpendBoons(CommandBase):
@@ -98,6 +130,13 @@ class SpendBoons(CommandBase):
 
     type: Literal["spend_boons"] = "spend_boons"
     boons: list[BoonSpec] = Field(default_factory=list, max_length=12)
+
+
+class SpendSnags(CommandBase):
+    """Spend the Snag Points of the last miss (the player picks, the GM approves)."""
+
+    type: Literal["spend_snags"] = "spend_snags"
+    snags: list[SnagSpec] = Field(default_factory=list, max_length=12)
 
 
 class Save(CommandBase):
@@ -171,8 +210,10 @@ class ClearModifier(CommandBase):
 Command = Annotated[
     RollInitiative
     | Declare
+    | Hold
     | Resolve
     | SpendBoons
+    | SpendSnags
     | Save
     | EndRound
     | AdjustHits

@@ -82,9 +82,9 @@ class Encounter(Aggregate):
     def execute(self, command: BaseModel, dice: DiceSource, actor: str = GM) -> None:
         """Run a command of the rule system; its events are pending on the aggregate."""
 
-        def record(event_class: type[ev.EncounterEvent], cause: int | None, **kw: Any) -> int:
+        def record(event_class: type[ev.EncounterEvent], cause: int | None, **kw: Any) -> Any:
             self.trigger_event(event_class, actor=actor, cause=cause, **kw)
-            return self.version
+            return self.pending_events[-1]
 
         self.rules.execute(Context(lambda: self.state, record, dice), command)
         dice.finish()

@@ -60,6 +60,14 @@ class ActionsDeclared(EncounterEvent):
     ap_carried: int  # AP owed by the next round
     effects: list[dict[str, Any]]
     out_of_order: bool
+    hold_ip: int | None  # a hold announced with the declaration
+
+
+class ActionHeld(EncounterEvent):
+    combatant: str
+    ip: int
+    ap_cost: int
+    ap_budget: int  # the round's budget after the hold
 
 
 class AttackRolled(EncounterEvent):
@@ -89,6 +97,13 @@ class BoonsSpent(EncounterEvent):
     boons: list[dict[str, Any]]
     effects: list[dict[str, Any]]  # next-round effects granted, each with its combatant
     actions: list[dict[str, Any]]  # actions granted (a Lightning Attack)
+
+
+class SnagsSpent(EncounterEvent):
+    combatant: str
+    points: int
+    snags: list[dict[str, Any]]
+    effects: list[dict[str, Any]]
 
 
 class DamageApplied(EncounterEvent):

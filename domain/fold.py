@@ -17,7 +17,7 @@ from domain.state import (
     Condition,
     Effect,
     EncounterState,
-    PendingBoons,
+    PendingPoints,
     Wound,
 )
 
@@ -107,6 +107,7 @@ def _actions_declared(state: EncounterState, e: Any) -> None:
     who.ap_budget = e.ap_budget
     who.ap_spent = e.ap_spent
     who.ap_carried = e.ap_carried
+    who.hold_ip = e.hold_ip
     _add_actions(state, e.actions)
     _add_effects(state, e.effects, e.originator_version)
 
@@ -115,18 +116,26 @@ def _actions_declared(state: EncounterState, e: Any) -> None:
 def _attack_rolled(state: EncounterState, e: Any) -> None:
     action = state.action(e.action)
     action.status = "resolved"
+    pending = dict(
+        attack=e.originator_version,
+        action=e.action,
+        combatant=e.combatant,
+        target=e.target,
+        margin=max(e.margin, 0),
+        weapon=action.weapon,
+        params=action.params,
+    )
     if e.hit and e.boon_points > 0:
-        state.pending_boons = PendingBoons(
-            attack=e.originator_version,
-            action=e.action,
-            combatant=e.combatant,
-            target=e.target,
-            points=e.boon_points,
-            head_points=e.defence.get("head_points", 0),
-            margin=max(e.margin, 0),
-            weapon=action.weapon,
-            params=action.params,
-        )
+        state.pending_boons = PendingPoints(points=e.boon_points, **pending)
+    if not e.hit and e.snag_points > 0:
+        state.pending_snags = PendingPoints(points=e.snag_points, **pending)
+
+
+@_on("ActionHeld")
+def _action_held(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.hold_ip = e.ip
+    who.ap_budget = e.ap_budget
 
 
 @_on("FatePointGained")
@@ -139,6 +148,12 @@ def _boons_spent(state: EncounterState, e: Any) -> None:
     state.pending_boons = None
     _add_effects(state, e.effects, e.originator_version)
     _add_actions(state, e.actions)
+
+
+@_on("SnagsSpent")
+def _snags_spent(state: EncounterState, e: Any) -> None:
+    state.pending_snags = None
+    _add_effects(state, e.effects, e.originator_version)
 
 
 @_on("DamageApplied")
@@ -208,6 +223,7 @@ def _round_ended(state: EncounterState, e: Any) -> None:
             who.ap_carried = 0  # nobody paid it: the multi-round action was lost
         who.ap_budget = None
         who.ap_spent = 0
+        who.hold_ip = None
         who.effects = [x for x in who.effects if x.last_round is None or x.last_round > e.round]
     state.declared = []
 

@@ -64,6 +64,7 @@ class CombatantState(BaseModel):
     ap_budget: int | None = None  # this round's budget, once declared
     ap_spent: int = 0  # AP spent this round
     ap_carried: int = 0  # AP the next round owes to a multi-round action
+    hold_ip: int | None = None  # this round, he holds his actions to act at this IP
 
     @property
     def bleeding(self) -> int:
@@ -98,15 +99,14 @@ class ActionState(BaseModel):
     status: Literal["pending", "resolved", "lost"] = "pending"
 
 
-class PendingBoons(BaseModel):
-    """A hit whose Boon Points are still to be spent (NOV-BOON-1: at once)."""
+class PendingPoints(BaseModel):
+    """An attack whose Boon (hit) or Snag (miss) Points are still to be spent, at once."""
 
     attack: int  # position of the attack roll
     action: str
     combatant: str
     target: str
     points: int
-    head_points: int = 0
     margin: int
     weapon: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
@@ -125,7 +125,8 @@ class EncounterState(BaseModel):
     combatants: dict[str, CombatantState] = Field(default_factory=dict)
     actions: list[ActionState] = Field(default_factory=list)
     declared: list[str] = Field(default_factory=list)
-    pending_boons: PendingBoons | None = None
+    pending_boons: PendingPoints | None = None
+    pending_snags: PendingPoints | None = None
 
     def combatant(self, combatant_id: str) -> CombatantState:
         try:

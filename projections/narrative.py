@@ -88,6 +88,8 @@ def _(e: Any, s: EncounterState) -> str:
     what = "; ".join(parts) or "no action"
     carried = f", {e.ap_carried} AP carried into next round" if e.ap_carried else ""
     gm = " [GM: out of order]" if e.out_of_order else ""
+    if e.hold_ip is not None:
+        gm = f" Holds to IP {e.hold_ip}.{gm}"
     return (
         f"Round {e.round} declare: {_name(s, e.combatant)}: {what}; "
         f"{e.ap_spent}/{e.ap_budget} AP{carried}.{gm}"
@@ -124,6 +126,20 @@ def _(e: Any, s: EncounterState) -> str:
         or "nothing"
     )
     return f"{_name(s, e.combatant)} spends {e.points} Boon Point(s): {bought}."
+
+
+@_line("SnagsSpent")
+def _(e: Any, s: EncounterState) -> str:
+    taken = ", ".join(x["label"] for x in e.snags) or "nothing (GM)"
+    return f"{_name(s, e.combatant)} spends {e.points} Snag Point(s): {taken}."
+
+
+@_line("ActionHeld")
+def _(e: Any, s: EncounterState) -> str:
+    return (
+        f"Round {s.round}: {_name(s, e.combatant)} holds to IP {e.ip} "
+        f"(−{e.ap_cost} AP, budget {e.ap_budget})."
+    )
 
 
 @_line("DamageApplied")

@@ -19,12 +19,13 @@ class Context:
     """One command's run: the working state, its dice and a way to record events."""
 
     def __init__(
-        self, state_of: Callable[[], EncounterState], record: Callable[..., int], dice: DiceSource
+        self, state_of: Callable[[], EncounterState], record: Callable[..., Any], dice: DiceSource
     ) -> None:
         self._state_of = state_of
         self._record = record
         self.dice = dice
         self.first_position = state_of().version + 1
+        self._emitted: dict[int, ev.EncounterEvent] = {}
 
     @property
     def state(self) -> EncounterState:
@@ -34,7 +35,13 @@ class Context:
         self, event_class: type[ev.EncounterEvent], cause: int | None = None, **kw: Any
     ) -> int:
         """Record an event now (the state moves on) and return its position."""
-        return self._record(event_class, cause=cause, **kw)
+        event = self._record(event_class, cause=cause, **kw)
+        self._emitted[event.originator_version] = event
+        return event.originator_version
+
+    def last(self, position: int) -> Any:
+        """An event this command recorded, by its position."""
+        return self._emitted[position]
 
 
 class RuleSystem(ABC):

@@ -48,4 +48,3 @@ def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
         assert fraylog.state(eid).combatants[a].hits == 27
     finally:
         other.close()
-

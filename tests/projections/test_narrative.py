@@ -38,3 +38,18 @@ def test_given_events_when_folding_a_prefix_then_view_is_that_version() -> None:
     events = t.encounter.collect_events()
     assert view_of(events[:4])["version"] == 4
     assert view_of(events)["combatants"][1]["hits"] == t.who("T")["hits"]
+
+
+def test_given_every_event_type_then_the_narrative_has_a_line_for_it() -> None:
+    from domain import events
+    from projections.narrative import _LINES
+
+    kinds = {
+        name
+        for name, cls in vars(events).items()
+        if isinstance(cls, type)
+        and issubclass(cls, events.EncounterEvent)
+        and cls is not events.EncounterEvent
+        and name != "EncounterCreated"
+    }
+    assert kinds <= set(_LINES), kinds - set(_LINES)

@@ -92,6 +92,7 @@ CATALOGUE: dict[str, ActionKind] = {
             "complex", "Complex Action (GM's discretion)", None, "NOV-AP-4", ap_range=(2, 5)
         ),
         ActionKind("dodge", "Basic Dodge (Combat Move)", 2, "NOV-CMV-2", def_mod=3),
+        ActionKind("prepare_reroll", "Prepare: reroll initiative", None, "NOV-RRI-1"),
         ActionKind(
             "first_aid",
             "First Aid (Complex Action)",

@@ -7,71 +7,167 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
+from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
-from domain.rulesystems.novus import combat
+from domain.rulesystems.novus import combat, snags
 from domain.rulesystems.novus.boons import Purchase, check_purchase
 from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
-from domain.state import ActionState, PendingBoons
+from domain.rulesystems.novus.initiative import gain_fate_point
+from domain.state import ActionState, PendingPoints
 
 DISARM_TN = 15  # NOV-BOON table: Save vs. Str, TN 15 + the attacker's ranks
+INTO_MELEE = -2  # NOV-FIM-1
 
 
-def resolve_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
+def roll_attack(
+    ctx: Context,
+    action: ActionState,
+    target_id: str,
+    cmd: c.Resolve,
+    roll_name: str = "attack",
+    cause: int | None = None,
+) -> int:
+    """Roll one attack and record it (NOV-ATK-1, -2, -5, NOV-CORE-5..7); its position."""
     state = ctx.state
     attacker = state.combatants[action.combatant]
-    target = state.combatant(action.target or "")
-    stats = combat.stats_of(attacker)
-    weapon = stats.weapon(action.weapon)
+    target = state.combatant(target_id)
+    weapon = combat.stats_of(attacker).weapon(action.weapon)
     assert weapon is not None
-    ab = combat.attack_bonus(state, attacker, action, weapon, dict(cmd.modifiers))
-    roll = open_2d10(ctx.dice, "attack", ab)  # NOV-ATK-1
+    situational = dict(cmd.modifiers)
+    if action.params.get("into_melee"):
+        situational["firing into melee"] = INTO_MELEE
+    ab = combat.attack_bonus(state, attacker, action, weapon, situational)
+    roll = open_2d10(ctx.dice, roll_name, ab)
     defence = combat.defence(state, target)
     margin = roll.total - defence["def"]
-    hit = margin >= 0 if cmd.hit is None else cmd.hit  # NOV-ATK-2 (GM may override)
+    hit = margin >= 0 if cmd.hit is None else cmd.hit  # the GM may override
     if cmd.hit is not None:
         defence = {**defence, "gm_override": cmd.hit}
-    points = boon_points(margin) if hit else 0  # NOV-ATK-5
     pos = ctx.emit(
         ev.AttackRolled,
+        cause=cause,
         combatant=attacker.id,
         action=action.id,
         target=target.id,
-        rolls={"attack": roll.to_dict()},
+        rolls={roll_name: roll.to_dict()},
         attack_bonus=ab,
         defence=defence,
         total=roll.total,
         hit=hit,
         margin=margin,
-        boon_points=points,
-        snag_points=0 if hit else snag_points(margin),  # NOV-CORE-7 (Default NOV-AMB-40)
+        boon_points=boon_points(margin) if hit else 0,
+        snag_points=0 if hit else snag_points(margin),  # Default NOV-AMB-40
         nova="nova" in roll.flags,
     )
-    if "nova" in roll.flags:  # NOV-CORE-5, NOV-FATE-1
-        ctx.emit(ev.FatePointGained, cause=pos, combatant=attacker.id, fate_points=1)
-    if not hit:
-        if cmd.boons:
-            check_purchase(cmd.boons, 0, weapon, stats)
+    gain_fate_point(ctx, attacker, roll, pos)
+    return pos
+
+
+def resolve_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
+    pos = roll_attack(ctx, action, action.target or "", cmd)
+    if not ctx.last(pos).hit and action.params.get("into_melee"):
+        bystanders_save(ctx, action, pos)
+    settle(ctx, pos, cmd.boons, cmd.snags)
+
+
+def settle(
+    ctx: Context, pos: int, boons: list[c.BoonSpec] | None, snags: list[c.SnagSpec] | None
+) -> None:
+    """After an attack roll: damage at once, or its Boon or Snag Points spent now
+    (NOV-BOON-1, NOV-SNAG-1) or left waiting for spend_boons / spend_snags."""
+    state = ctx.state  # the fold holds this attack's points as pending, if it earned any
+    if ctx.last(pos).hit:
+        if snags:
+            raise RuleViolation("NOV-SNAG-1", "a hit earns no Snag Points", field="snags")
+        if state.pending_boons is None:
+            if boons:
+                raise RuleViolation("NOV-BOON-2", "this hit earned no Boon Points", field="boons")
+            apply_hit(ctx, pending_of(ctx, pos), [], None)
+        elif boons is not None:
+            spend_boons(ctx, state.pending_boons, boons)
         return
-    pending = PendingBoons(
+    if boons:
+        raise RuleViolation("NOV-BOON-1", "a miss earns no Boon Points", field="boons")
+    if state.pending_snags is not None and snags is not None:
+        spend_snags(ctx, state.pending_snags, snags)
+    elif snags:
+        raise RuleViolation("NOV-SNAG-1", "this roll earned no Snag Points", field="snags")
+
+
+def spend_snags(ctx: Context, pending: PendingPoints, specs: list[c.SnagSpec]) -> None:
+    """NOV-SNAG-2: hitting the nearest friend is a new attack roll against him."""
+    at, chosen = snags.record(ctx, pending, specs)
+    for snag, spec in chosen:
+        if snag.name == "hit_friend":
+            action = ctx.state.action(pending.action)
+            pos = roll_attack(ctx, action, spec.target or "", c.Resolve(), "friend_attack", at)
+            settle(ctx, pos, None, None)
+
+
+def pending_of(ctx: Context, pos: int) -> PendingPoints:
+    """A hit recorded at `pos` as the fold would hold it (with no points to spend)."""
+    e = ctx.last(pos)
+    action = ctx.state.action(e.action)
+    return PendingPoints(
         attack=pos,
-        action=action.id,
-        combatant=attacker.id,
-        target=target.id,
-        points=points,
-        margin=max(margin, 0),
+        action=e.action,
+        combatant=e.combatant,
+        target=e.target,
+        points=0,
+        margin=max(e.margin, 0),
         weapon=action.weapon,
         params=action.params,
     )
-    if points == 0:
-        if cmd.boons:
-            check_purchase(cmd.boons, 0, weapon, stats)
-        apply_hit(ctx, pending, [], None)
-    elif cmd.boons is not None:
-        spend_boons(ctx, pending, cmd.boons)
-    # else: NOV-BOON-1 — the hit waits for spend_boons (the fold holds it as pending)
 
 
-def spend_boons(ctx: Context, pending: PendingBoons, specs: list[c.BoonSpec]) -> None:
+def bystanders_save(ctx: Context, action: ActionState, attack_at: int) -> None:
+    """NOV-FIM-3..6: after a miss into melee, bystanders save vs. Spd, nearest first, TN the
+    attack total; the first to fail takes Base Damage + 1 per point failed − AR and the chain
+    stops (Default NOV-AMB-19)."""
+    attack = ctx.last(attack_at)
+    attacker = ctx.state.combatants[action.combatant]
+    weapon = combat.stats_of(attacker).weapon(action.weapon)
+    assert weapon is not None
+    for bystander_id in action.params.get("bystanders", []):
+        bystander = ctx.state.combatants[bystander_id]
+        stats = combat.stats_of(bystander)
+        name = f"bystander_save:{bystander.name}"
+        mods = {
+            "spd bonus": stats.bonuses.spd,
+            "save": 5,  # NOV-SAVE-1, -4
+            **combat.save_def_modifiers(ctx.state, bystander),
+        }  # NOV-FIM-7, NOV-AMB-35
+        roll = open_2d10(ctx.dice, name, mods)
+        tn = attack.total  # NOV-FIM-4
+        pos = ctx.emit(
+            ev.SaveRolled,
+            cause=attack_at,
+            combatant=bystander.id,
+            stat="spd",
+            purpose="firing into melee",
+            rolls={name: roll.to_dict()},
+            tn=tn,
+            total=roll.total,
+            saved=roll.total >= tn,
+            margin=roll.total - tn,
+        )
+        if roll.total >= tn:
+            continue
+        base = combat.base_damage(attacker, weapon, {})
+        dmg = combat.damage(base, tn - roll.total, {}, stats.ar)  # NOV-FIM-5, -6
+        ctx.emit(
+            ev.DamageApplied,
+            cause=pos,
+            combatant=bystander.id,
+            amount=dmg["total"],
+            hits_before=bystander.hits,
+            hits_after=bystander.hits - dmg["total"],
+            breakdown=dmg,
+        )
+        return
+
+
+def spend_boons(ctx: Context, pending: PendingPoints, specs: list[c.BoonSpec]) -> None:
     """NOV-BOON-1..3: spend at once; next-round Boons lapse after that round."""
     state = ctx.state
     attacker = state.combatants[pending.combatant]
@@ -155,7 +251,7 @@ def _described(p: Purchase) -> dict[str, Any]:
 
 
 def apply_hit(
-    ctx: Context, pending: PendingBoons, bought: list[Purchase], boons_at: int | None
+    ctx: Context, pending: PendingPoints, bought: list[Purchase], boons_at: int | None
 ) -> None:
     """NOV-DMG-1..3 then the conditions the Boons bought (NOV-COND-1..4)."""
     state = ctx.state

@@ -128,3 +128,11 @@ def damage(base: dict[str, int], scaled: int, extra: dict[str, int], armour: int
         "armour": armour,
         "total": max(0, before - armour),
     }
+
+
+def save_def_modifiers(state: EncounterState, who: CombatantState) -> dict[str, int]:
+    """A bystander's DEF modifiers that count on his save (NOV-FIM-7, Default NOV-AMB-35):
+    shield, declared Combat Moves, magic and other DEF modifiers in force; not the parts
+    that rely on skill or awareness (Speed, melee training)."""
+    parts = defence(state, who)["parts"]
+    return {k: v for k, v in parts.items() if k not in ("base", "speed", "melee training") and v}

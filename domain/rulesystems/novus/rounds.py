@@ -1,13 +1,20 @@
 """The round: initiative order, whose turn it is, and End Round upkeep
-(NOV-INIT, NOV-SEQ, NOV-DECL-1, NOV-RES-1..2, NOV-END-1..2, NOV-COND-5, NOV-HITS-4)."""
+(NOV-INIT, NOV-SEQ, NOV-DECL-1, NOV-RES-1..2, NOV-HOLD-2..3, NOV-END-1..2, NOV-COND-5,
+NOV-HITS-4)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain import commands as c
+from domain import events as ev
+from domain.errors import RuleViolation
+from domain.rulesystems.base import Context
 from domain.rulesystems.novus.actions import BASE_AP, HASTED_AP
 from domain.rulesystems.novus.combat import is_dead, is_dying
 from domain.state import ActionState, CombatantState, EncounterState
+
+REROLL = "reroll_initiative"  # marks a combatant who prepared to reroll (NOV-RRI-1)
 
 
 def effective_ip(state: EncounterState, who: CombatantState) -> int | None:
@@ -17,13 +24,22 @@ def effective_ip(state: EncounterState, who: CombatantState) -> int | None:
     return who.ip + sum(e.value for e in who.effects_for("ip", state.round))
 
 
+def _rank(state: EncounterState, who: CombatantState) -> tuple[int, int, int, int]:
+    """Sort key: highest IP first (NOV-RES-1); a holder acts at his chosen IP and first on
+    ties (NOV-HOLD-2, -3); then higher raw 2d10, then entry order (Default NOV-AMB-8)."""
+    ip = who.hold_ip if who.hold_ip is not None else effective_ip(state, who) or 0
+    return (-ip, 0 if who.hold_ip is not None else 1, -(who.ip_raw or 0), who.entry)
+
+
 def resolution_order(state: EncounterState) -> list[CombatantState]:
-    """NOV-RES-1: highest IP first; ties (Default NOV-AMB-8): higher raw 2d10, then entry."""
     ranked = [c for c in state.combatants.values() if c.ip is not None]
-    return sorted(
-        ranked,
-        key=lambda c: (-(effective_ip(state, c) or 0), -(c.ip_raw or 0), c.entry),
-    )
+    return sorted(ranked, key=lambda c: _rank(state, c))
+
+
+def declaration_order(state: EncounterState) -> list[CombatantState]:
+    """NOV-DECL-1: lowest IP first (the reverse of the resolution order, before holds)."""
+    ranked = [c for c in state.combatants.values() if c.ip is not None]
+    return sorted(ranked, key=lambda c: (effective_ip(state, c) or 0, c.ip_raw or 0, -c.entry))
 
 
 def must_declare(who: CombatantState, state: EncounterState) -> bool:
@@ -37,16 +53,15 @@ def must_declare(who: CombatantState, state: EncounterState) -> bool:
 
 
 def next_declarer(state: EncounterState) -> CombatantState | None:
-    """NOV-DECL-1: declarations run from the lowest IP up (reverse of resolution order)."""
-    for who in reversed(resolution_order(state)):
-        if must_declare(who, state):
-            return who
-    return None
+    return next((w for w in declaration_order(state) if must_declare(w, state)), None)
 
 
 def needs_initiative(state: EncounterState) -> list[CombatantState]:
-    """NOV-SEQ-2, NOV-AMB-9: combatants without an IP roll in step 1 of a round."""
-    return [c for c in state.combatants.values() if c.ip is None and not is_dead(c)]
+    """NOV-SEQ-2, NOV-AMB-9: combatants without an IP roll in step 1 of a round; so do
+    those who prepared to reroll (NOV-RRI-1, Default NOV-AMB-30)."""
+    return [
+        c for c in state.combatants.values() if (c.ip is None or c.has(REROLL)) and not is_dead(c)
+    ]
 
 
 def is_blocked(state: EncounterState, action: ActionState) -> str | None:
@@ -81,6 +96,8 @@ def step(state: EncounterState) -> str:
         return "declaration"
     if state.pending_boons is not None:
         return "boons"
+    if state.pending_snags is not None:
+        return "snags"
     if queue(state):
         return "resolution"
     return "end_round"
@@ -100,31 +117,28 @@ def upkeep(state: EncounterState, who: CombatantState) -> list[dict[str, Any]]:
     if is_dead(who):
         return ticks
     hits = who.hits
+    blank = {"count_before": None, "count_after": None, "wound": None}
     for wound in who.wounds:  # NOV-COND-1: every open wound, from the round it was made
         ticks.append(
             {
+                **blank,
                 "kind": "bleeding",
                 "amount": wound.rate,
                 "hits_before": hits,
                 "hits_after": hits - wound.rate,
-                "count_before": None,
-                "count_after": None,
                 "wound": wound.position,
                 "cause": wound.position,
             }
         )
         hits -= wound.rate
-    probe = who.model_copy(update={"hits": hits})
-    if is_dying(probe):  # NOV-HITS-4 (Default NOV-AMB-28)
+    if is_dying(who.model_copy(update={"hits": hits})):  # NOV-HITS-4 (Default NOV-AMB-28)
         ticks.append(
             {
+                **blank,
                 "kind": "dying",
                 "amount": 1,
                 "hits_before": hits,
                 "hits_after": hits - 1,
-                "count_before": None,
-                "count_after": None,
-                "wound": None,
                 "cause": None,
             }
         )
@@ -134,14 +148,60 @@ def upkeep(state: EncounterState, who: CombatantState) -> list[dict[str, Any]]:
             continue  # NOV-COND-5 (Default NOV-AMB-27): not lowered in the round applied
         ticks.append(
             {
+                **blank,
                 "kind": name,
                 "amount": 1,
                 "hits_before": hits,
                 "hits_after": hits,
                 "count_before": condition.count,
                 "count_after": condition.count - 1,
-                "wound": None,
                 "cause": condition.position,
             }
         )
     return ticks
+
+
+def lose_blocked(ctx: Context, *, all_: bool = False) -> list[str]:
+    """Record ActionLost for blocked actions at the head of the queue (or all of them)."""
+    lost = []
+    for action in queue(ctx.state):
+        why = is_blocked(ctx.state, action)
+        if why is None:
+            if all_:
+                continue
+            break
+        rule, reason = why.split(": ", 1)
+        ctx.emit(
+            ev.ActionLost,
+            combatant=action.combatant,
+            action=action.id,
+            kind=action.kind,
+            rule=rule,
+            reason=reason,
+        )
+        lost.append(action.id)
+    return lost
+
+
+def end_round(ctx: Context, cmd: c.EndRound) -> None:
+    """Step 4: lose what cannot resolve, tick upkeep, end the round (NOV-END-1, -2)."""
+    current = step(ctx.state)
+    if current in ("boons", "snags"):
+        raise RuleViolation(
+            "NOV-CORE-6", f"spend the points of the last attack first (spend_{current})"
+        )
+    if current in ("initiative", "declaration", "setup"):
+        raise RuleViolation("NOV-SEQ-1", f"the round cannot end at '{current}'")
+    lost = lose_blocked(ctx, all_=True)
+    left = queue(ctx.state)
+    if left:
+        raise RuleViolation(
+            "NOV-SEQ-1",
+            f"{len(left)} declared action(s) have not resolved yet; next is {left[0].id}",
+        )
+    round_ = ctx.state.round
+    for who in list(ctx.state.combatants.values()):
+        for tick in upkeep(ctx.state, who):
+            cause = tick.pop("cause")
+            ctx.emit(ev.UpkeepTicked, cause=cause, combatant=who.id, round=round_, **tick)
+    ctx.emit(ev.RoundEnded, round=round_, lost_actions=lost)

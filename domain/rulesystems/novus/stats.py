@@ -26,6 +26,19 @@ class StatBonuses(BaseModel):
         return self.str_ if stat == "str" else getattr(self, stat)
 
 
+class StatValues(BaseModel):
+    """Stat Values, where the table has them (NOV-CORE-9; used for hits, NOV-HITS-1)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    str_: int | None = Field(default=None, alias="str", ge=1, le=60)
+    dex: int | None = Field(default=None, ge=1, le=60)
+    spd: int | None = Field(default=None, ge=1, le=60)
+    con: int | None = Field(default=None, ge=1, le=60)
+    wil: int | None = Field(default=None, ge=1, le=60)
+    wis: int | None = Field(default=None, ge=1, le=60)
+
+
 class Weapon(BaseModel):
     """A weapon (or unarmed move) with its Damage Rating and the skill that wields it."""
 
@@ -47,9 +60,20 @@ class NovusStats(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    hits: int = Field(gt=0, le=10_000, description="Maximum hits (NOV-HITS-1, entered).")
+    hits: int | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Maximum hits; or give racial_max_hits and Str and Con values.",
+    )
     current_hits: int | None = Field(default=None, ge=-1000, le=10_000)
+    racial_max_hits: int | None = Field(default=None, gt=0, le=10_000)
+    special_hits: int = Field(default=0, ge=0, le=1000, description="Class and talent hits.")
     bonuses: StatBonuses = Field(default_factory=StatBonuses)
+    values: StatValues = Field(default_factory=StatValues)
+    base_movement: int | None = Field(
+        default=None, ge=0, le=1000, description="Feet per AP moved (NOV-MOVE-1)."
+    )
     melee_ranks: int = Field(default=0, ge=0, le=100, description="Best melee skill ranks.")
     shield: Literal["none", "small", "normal", "full"] = "none"
     magic_def: int = Field(default=0, ge=0, le=50, description="Magical DEF bonuses.")
@@ -59,10 +83,19 @@ class NovusStats(BaseModel):
     weapons: list[Weapon] = Field(default_factory=list, max_length=20)
 
     @model_validator(mode="after")
-    def _unique_weapons(self) -> NovusStats:
+    def _check(self) -> NovusStats:
         names = [w.name for w in self.weapons]
         if len(names) != len(set(names)):
             raise ValueError("weapon names must be unique")
+        if self.hits is None:
+            v = self.values
+            if self.racial_max_hits is None or v.str_ is None or v.con is None:
+                raise ValueError("give hits, or racial_max_hits with the Str and Con values")
+            # NOV-HITS-1 (character creation, for convenience): maximum = racial maximum +
+            # Str + Con values; starting hits = 20 + Str + Con + special
+            self.hits = self.racial_max_hits + v.str_ + v.con
+            if self.current_hits is None:
+                self.current_hits = 20 + v.str_ + v.con + self.special_hits
         return self
 
     def weapon(self, name: str | None) -> Weapon | None:

@@ -36,6 +36,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "dead": dead,
         "down": who.hits <= 0,
         "declared": who.id in state.declared,
+        "hold_ip": who.hold_ip,
     }
 
 
@@ -50,6 +51,7 @@ def novus_view(state: EncounterState) -> dict[str, Any]:
         "next_to_declare": nxt.id if nxt and step == "declaration" else None,
         "next_to_resolve": pending[0].id if pending and step == "resolution" else None,
         "pending_boons": state.pending_boons.model_dump() if state.pending_boons else None,
+        "pending_snags": state.pending_snags.model_dump() if state.pending_snags else None,
         "order": [c.id for c in rounds.resolution_order(state)],
         "combatants": [combatant_view(state, c) for c in state.combatants.values()],
         "actions": [a.model_dump() for a in pending],

@@ -1,0 +1,144 @@
+"""Step 3: resolve the next declared action (NOV-RES-1..4, NOV-COND-1, -4, NOV-HITS-3,
+NOV-RRI-1)."""
+
+from __future__ import annotations
+
+from domain import commands as c
+from domain import events as ev
+from domain.errors import RuleViolation
+from domain.rulesystems.base import Context
+from domain.rulesystems.novus import actions as act
+from domain.rulesystems.novus import combat, rounds
+from domain.rulesystems.novus.attacks import resolve_attack
+from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus.initiative import gain_fate_point
+from domain.state import ActionState
+
+STABILISE_TN = 25  # NOV-HITS-3
+
+
+def resolve(ctx: Context, cmd: c.Resolve) -> None:
+    current = rounds.step(ctx.state)
+    if current in ("boons", "snags"):
+        raise RuleViolation(
+            "NOV-CORE-6",
+            f"spend the points of the last attack first "
+            f"(spend_{current}; an empty list forgoes them)",
+        )
+    if current != "resolution":
+        raise RuleViolation("NOV-SEQ-1", f"nothing to resolve: the round is at '{current}'")
+    lost = rounds.lose_blocked(ctx)
+    pending = rounds.queue(ctx.state)
+    if not pending:
+        if lost:
+            return
+        raise RuleViolation("NOV-RES-1", "every declared action has resolved")
+    action = pending[0]
+    if cmd.action is not None and cmd.action != action.id:
+        who = ctx.state.combatants[action.combatant].name
+        raise RuleViolation(
+            "NOV-RES-1",
+            f"the next action to resolve is {action.id} ({who}), not {cmd.action}",
+            field="action",
+        )
+    if act.CATALOGUE[action.kind].attack:
+        resolve_attack(ctx, action, cmd)
+    elif action.kind == "first_aid":
+        first_aid(ctx, action, cmd)
+    else:
+        _other(ctx, action)
+
+
+def _other(ctx: Context, action: ActionState) -> None:
+    detail = {"ap": action.cost}
+    if "feet" in action.params:
+        detail["feet"] = action.params["feet"]
+    pos = ctx.emit(
+        ev.ActionResolved,
+        combatant=action.combatant,
+        action=action.id,
+        kind=action.kind,
+        detail=detail,
+    )
+    who = ctx.state.combatants[action.combatant]
+    if action.kind == "get_up" and who.has("prone"):  # NOV-COND-4
+        ctx.emit(
+            ev.ConditionCleared,
+            cause=pos,
+            combatant=who.id,
+            condition="prone",
+            wound=None,
+            reason="got up (2 AP)",
+        )
+    if action.kind == "prepare_reroll":  # NOV-RRI-1 (Default NOV-AMB-30)
+        ctx.emit(
+            ev.ConditionApplied,
+            cause=pos,
+            combatant=who.id,
+            condition=rounds.REROLL,
+            count=None,
+            rate=None,
+            reason="prepared: rolls initiative again next round",
+        )
+
+
+def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
+    """Stabilise the dying at TN 25 (NOV-HITS-3), or close a wound at 15 + 3 × its rate
+    (NOV-COND-1)."""
+    state = ctx.state
+    healer = state.combatants[action.combatant]
+    patient = state.combatant(action.target or healer.id)
+    wound = None
+    if patient.hits <= 0 and not patient.has("stabilised"):
+        purpose, tn = "stabilise", STABILISE_TN
+    elif patient.wounds:
+        wanted = action.params.get("wound")
+        wound = next((w for w in patient.wounds if w.position == wanted), patient.wounds[0])
+        purpose, tn = "close wound", 15 + 3 * wound.rate
+    else:
+        ctx.emit(
+            ev.ActionResolved,
+            combatant=healer.id,
+            action=action.id,
+            kind="first_aid",
+            detail={"ap": action.cost, "outcome": "nothing to treat"},
+        )
+        return
+    mods = {
+        "first aid": combat.stats_of(healer).first_aid,
+        **combat.action_penalties(state, healer),
+        **cmd.modifiers,
+    }
+    roll = open_2d10(ctx.dice, "first_aid", mods)
+    success = roll.total >= tn  # NOV-CORE-1
+    pos = ctx.emit(
+        ev.FirstAidRolled,
+        combatant=healer.id,
+        target=patient.id,
+        action=action.id,
+        purpose=purpose,
+        rolls={"first_aid": roll.to_dict()},
+        tn=tn,
+        total=roll.total,
+        success=success,
+    )
+    gain_fate_point(ctx, healer, roll, pos)
+    if success and wound is None:
+        ctx.emit(
+            ev.ConditionApplied,
+            cause=pos,
+            combatant=patient.id,
+            condition="stabilised",
+            count=None,
+            rate=None,
+            reason="First Aid",
+        )
+    elif success:
+        ctx.emit(
+            ev.ConditionCleared,
+            cause=pos,
+            combatant=patient.id,
+            condition="bleeding",
+            wound=wound.position,
+            reason="First Aid closed the wound",
+        )
