@@ -34,8 +34,7 @@ class DiceError(DomainError):
 class NotFound(DomainError):
     """Raised when a command names a combatant or action the encounter does not have."""
 
-    status = 404
-    title = "Not found"
+    title = "Unknown reference"
 
 
 class UnknownRuleSystem(DomainError):

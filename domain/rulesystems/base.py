@@ -44,6 +44,19 @@ class Context:
         return self._emitted[position]
 
 
+def with_situational(parts: dict[str, int], situational: dict[str, int]) -> dict[str, int]:
+    """Computed modifiers plus the GM's situational ones, which may not replace a computed one."""
+    clash = sorted(set(parts) & set(situational))
+    if clash:
+        raise RuleViolation(
+            "MODIFIERS",
+            f"{', '.join(clash)} is computed by the rules; name "
+            "a situational modifier differently (or use set_modifier)",
+            field="modifiers",
+        )
+    return {**parts, **situational}
+
+
 class RuleSystem(ABC):
     """Initiative, the action catalogue with costs, validation, resolution, upkeep."""
 

@@ -88,9 +88,14 @@ def test_given_a_face_that_is_not_a_number_when_resolving_then_422_names_the_fie
     ("body", "status", "rule"),
     [
         ({"type": "fly"}, 422, None),
-        ({"type": "declare", "combatant": "nobody", "actions": []}, 404, "COMBATANT"),
+        ({"type": "declare", "combatant": "nobody", "actions": []}, 422, "COMBATANT"),
+        (
+            {"type": "resolve", "modifiers": {"skill ranks": 50}, "dice": {"attack": [5, 5]}},
+            422,
+            "MODIFIERS",
+        ),
         ({"type": "end_round"}, 422, "NOV-SEQ-1"),
-        ({"type": "set_condition", "combatant": "X", "condition": "bored"}, 404, "COMBATANT"),
+        ({"type": "set_condition", "combatant": "X", "condition": "bored"}, 422, "COMBATANT"),
         ({"type": "resolve", "hit": "maybe"}, 422, None),
     ],
 )

@@ -65,6 +65,9 @@ def play(fraylog: Fraylog, seed: str, choices: list[int]) -> UUID:
                 fraylog.execute(eid, c.SpendBoons(boons=boons))
             except RuleViolation:  # Bleeder needs an edge: forgo the points
                 fraylog.execute(eid, c.SpendBoons(boons=[]))
+        elif step == "snags":
+            snags = [c.SnagSpec(name="strained_muscle")] if choice % 2 else []
+            fraylog.execute(eid, c.SpendSnags(snags=snags))
         elif step == "resolution":
             fraylog.execute(eid, c.Resolve())
         elif step == "end_round":

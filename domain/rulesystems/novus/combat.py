@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.rulesystems.base import with_situational
 from domain.rulesystems.novus.stats import SHIELD_DEF, NovusStats, Weapon
 from domain.state import ActionState, CombatantState, EncounterState
 
@@ -95,8 +96,7 @@ def attack_bonus(
     if action.params.get("primary"):
         for e in who.effects_for("primary_attack", state.round):
             parts[e.name] = e.value  # NOV-BOON-3: Attack Boost on the primary attack
-    parts.update(situational)
-    return parts
+    return with_situational(parts, situational)
 
 
 def action_penalties(state: EncounterState, who: CombatantState) -> dict[str, int]:

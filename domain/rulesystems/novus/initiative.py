@@ -7,7 +7,7 @@ from typing import Any
 from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context
+from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import rounds
 from domain.rulesystems.novus.combat import stats_of
 from domain.rulesystems.novus.dice import open_2d10
@@ -57,7 +57,9 @@ def roll_initiative(ctx: Context, cmd: c.RollInitiative) -> None:
             name = "initiative" if cmd.combatant else f"initiative:{who.name}"
             bonuses = stats_of(who).bonuses
             # NOV-INIT-2: 2d10 (open-ended, Default NOV-AMB-39) + Spd + Wis bonuses + others
-            mods = {"spd bonus": bonuses.spd, "wis bonus": bonuses.wis, **cmd.modifiers}
+            mods = with_situational(
+                {"spd bonus": bonuses.spd, "wis bonus": bonuses.wis}, cmd.modifiers
+            )
             roll = open_2d10(ctx.dice, name, mods)
             pos = ctx.emit(
                 ev.InitiativeRolled,

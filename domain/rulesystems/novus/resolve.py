@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context
+from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import combat, rounds
 from domain.rulesystems.novus.attacks import resolve_attack
@@ -104,11 +104,11 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
             detail={"ap": action.cost, "outcome": "nothing to treat"},
         )
         return
-    mods = {
+    computed = {
         "first aid": combat.stats_of(healer).first_aid,
         **combat.action_penalties(state, healer),
-        **cmd.modifiers,
     }
+    mods = with_situational(computed, cmd.modifiers)
     roll = open_2d10(ctx.dice, "first_aid", mods)
     success = roll.total >= tn  # NOV-CORE-1
     pos = ctx.emit(

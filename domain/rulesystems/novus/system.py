@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context, RuleSystem
+from domain.rulesystems.base import Context, RuleSystem, with_situational
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import attacks, combat, declare, initiative, resolve, rounds
 from domain.rulesystems.novus.dice import open_2d10
@@ -93,7 +93,7 @@ class NovusRules(RuleSystem):
                 "NOV-SAVE-1", f"unknown stat {cmd.stat!r}; one of {', '.join(STATS)}", field="stat"
             )
         bonus = combat.stats_of(who).bonuses.of(cmd.stat)  # type: ignore[arg-type]
-        mods = {f"{cmd.stat} bonus": bonus, "save": SAVE_BONUS, **cmd.modifiers}
+        mods = with_situational({f"{cmd.stat} bonus": bonus, "save": SAVE_BONUS}, cmd.modifiers)
         roll = open_2d10(ctx.dice, "save", mods)
         pos = ctx.emit(
             ev.SaveRolled,
