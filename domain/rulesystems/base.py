@@ -39,6 +39,46 @@ class Context:
         self._emitted[event.originator_version] = event
         return event.originator_version
 
+    def apply_condition(
+        self,
+        combatant: str,
+        condition: str,
+        reason: str,
+        *,
+        cause: int | None = None,
+        count: int | None = None,
+        rate: int | None = None,
+    ) -> int:
+        """Record ConditionApplied: a bleeding wound (`rate`) or a condition (`count`)."""
+        return self.emit(
+            ev.ConditionApplied,
+            cause=cause,
+            combatant=combatant,
+            condition=condition,
+            count=count,
+            rate=rate,
+            reason=reason,
+        )
+
+    def clear_condition(
+        self,
+        combatant: str,
+        condition: str,
+        reason: str,
+        *,
+        cause: int | None = None,
+        wound: int | None = None,
+    ) -> int:
+        """Record ConditionCleared (one bleeding wound by its position, or a condition)."""
+        return self.emit(
+            ev.ConditionCleared,
+            cause=cause,
+            combatant=combatant,
+            condition=condition,
+            wound=wound,
+            reason=reason,
+        )
+
     def last(self, position: int) -> Any:
         """An event this command recorded, by its position."""
         return self._emitted[position]

@@ -13,6 +13,7 @@ from domain.rulesystems.novus import combat, snags
 from domain.rulesystems.novus.boons import Purchase, check_purchase
 from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
 from domain.rulesystems.novus.initiative import gain_fate_point
+from domain.rulesystems.novus.saves import roll_save
 from domain.state import ActionState, PendingPoints
 
 DISARM_TN = 15  # NOV-BOON table: Save vs. Str, TN 15 + the attacker's ranks
@@ -131,30 +132,22 @@ def bystanders_save(ctx: Context, action: ActionState, attack_at: int) -> None:
     for bystander_id in action.params.get("bystanders", []):
         bystander = ctx.state.combatants[bystander_id]
         stats = combat.stats_of(bystander)
-        name = f"bystander_save:{bystander.name}"
-        mods = {
-            "spd bonus": stats.bonuses.spd,
-            "save": 5,  # NOV-SAVE-1, -4
-            **combat.save_def_modifiers(ctx.state, bystander),
-        }  # NOV-FIM-7, NOV-AMB-35
-        roll = open_2d10(ctx.dice, name, mods)
         tn = attack.total  # NOV-FIM-4
-        pos = ctx.emit(
-            ev.SaveRolled,
+        pos, saved = roll_save(  # NOV-FIM-3, NOV-SAVE-4; DEF modifiers: NOV-FIM-7, -AMB-35
+            ctx,
+            bystander.id,
+            "spd",
+            tn,
+            "firing into melee",
+            roll_name=f"bystander_save:{bystander.name}",
             cause=attack_at,
-            combatant=bystander.id,
-            stat="spd",
-            purpose="firing into melee",
-            rolls={name: roll.to_dict()},
-            tn=tn,
-            total=roll.total,
-            saved=roll.total >= tn,
-            margin=roll.total - tn,
+            modifiers=combat.save_def_modifiers(ctx.state, bystander),
         )
-        if roll.total >= tn:
+        if saved:
             continue
+        margin = tn - ctx.last(pos).total
         base = combat.base_damage(attacker, weapon, {})
-        dmg = combat.damage(base, tn - roll.total, {}, stats.ar)  # NOV-FIM-5, -6
+        dmg = combat.damage(base, margin, {}, stats.ar)  # NOV-FIM-5, -6
         ctx.emit(
             ev.DamageApplied,
             cause=pos,
@@ -289,65 +282,22 @@ def apply_hit(
     )
     cause = boons_at if boons_at is not None else pending.attack
     if "bleeder" in names:  # NOV-COND-1: a wound of 1 per round per point
-        ctx.emit(
-            ev.ConditionApplied,
-            cause=cause,
-            combatant=target.id,
-            condition="bleeding",
-            count=None,
-            rate=names["bleeder"].points,
-            reason="Bleeder",
+        ctx.apply_condition(
+            target.id, "bleeding", "Bleeder", cause=cause, rate=names["bleeder"].points
         )
     # NOV-COND-2: Daze Foe lasts 1 round; dazes do not stack, the longest count stays
     if "daze_foe" in names and target.count("dazed") < 1:
-        ctx.emit(
-            ev.ConditionApplied,
-            cause=cause,
-            combatant=target.id,
-            condition="dazed",
-            count=1,
-            rate=None,
-            reason="Daze Foe",
-        )
+        ctx.apply_condition(target.id, "dazed", "Daze Foe", cause=cause, count=1)
     if "knock_prone" in names:  # NOV-COND-4
-        ctx.emit(
-            ev.ConditionApplied,
-            cause=cause,
-            combatant=target.id,
-            condition="prone",
-            count=None,
-            rate=None,
-            reason="Knock Prone",
-        )
+        ctx.apply_condition(target.id, "prone", "Knock Prone", cause=cause)
     if "disarm_foe" in names:
-        _disarm(ctx, attacker.id, target.id, weapon.ranks, cause)
+        _disarm(ctx, target.id, weapon.ranks, cause)
 
 
-def _disarm(ctx: Context, attacker: str, target: str, ranks: int, cause: int) -> None:
+def _disarm(ctx: Context, target: str, ranks: int, cause: int) -> None:
     """Disarm Foe: Save vs. Str (NOV-SAVE-1..3), TN 15 + the attacker's ranks."""
-    foe = ctx.state.combatants[target]
-    tn = DISARM_TN + ranks
-    mods = {"str bonus": combat.stats_of(foe).bonuses.str_, "save": 5}
-    roll = open_2d10(ctx.dice, "disarm_save", mods)
-    pos = ctx.emit(
-        ev.SaveRolled,
-        cause=cause,
-        combatant=foe.id,
-        stat="str",
-        purpose="Disarm Foe",
-        rolls={"disarm_save": roll.to_dict()},
-        tn=tn,
-        total=roll.total,
-        saved=roll.total >= tn,
-        margin=roll.total - tn,
+    pos, saved = roll_save(
+        ctx, target, "str", DISARM_TN + ranks, "Disarm Foe", roll_name="disarm_save", cause=cause
     )
-    if roll.total < tn:
-        ctx.emit(
-            ev.ConditionApplied,
-            cause=pos,
-            combatant=foe.id,
-            condition="disarmed",
-            count=None,
-            rate=None,
-            reason="weapon flies 1–10 ft (GM places it)",
-        )
+    if not saved:
+        ctx.apply_condition(target, "disarmed", "weapon flies 1–10 ft (GM places it)", cause=pos)

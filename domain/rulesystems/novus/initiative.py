@@ -72,11 +72,4 @@ def roll_initiative(ctx: Context, cmd: c.RollInitiative) -> None:
             )
             gain_fate_point(ctx, who, roll, pos)
         if who.has(rounds.REROLL):  # NOV-RRI-1 (Default NOV-AMB-30): the new IP replaces it
-            ctx.emit(
-                ev.ConditionCleared,
-                cause=pos,
-                combatant=who.id,
-                condition=rounds.REROLL,
-                wound=None,
-                reason="initiative rerolled",
-            )
+            ctx.clear_condition(who.id, rounds.REROLL, "initiative rerolled", cause=pos)

@@ -62,23 +62,10 @@ def _other(ctx: Context, action: ActionState) -> None:
     )
     who = ctx.state.combatants[action.combatant]
     if action.kind == "get_up" and who.has("prone"):  # NOV-COND-4
-        ctx.emit(
-            ev.ConditionCleared,
-            cause=pos,
-            combatant=who.id,
-            condition="prone",
-            wound=None,
-            reason="got up (2 AP)",
-        )
+        ctx.clear_condition(who.id, "prone", "got up (2 AP)", cause=pos)
     if action.kind == "prepare_reroll":  # NOV-RRI-1 (Default NOV-AMB-30)
-        ctx.emit(
-            ev.ConditionApplied,
-            cause=pos,
-            combatant=who.id,
-            condition=rounds.REROLL,
-            count=None,
-            rate=None,
-            reason="prepared: rolls initiative again next round",
+        ctx.apply_condition(
+            who.id, rounds.REROLL, "prepared: rolls initiative again next round", cause=pos
         )
 
 
@@ -124,21 +111,8 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     )
     gain_fate_point(ctx, healer, roll, pos)
     if success and wound is None:
-        ctx.emit(
-            ev.ConditionApplied,
-            cause=pos,
-            combatant=patient.id,
-            condition="stabilised",
-            count=None,
-            rate=None,
-            reason="First Aid",
-        )
+        ctx.apply_condition(patient.id, "stabilised", "First Aid", cause=pos)
     elif success:
-        ctx.emit(
-            ev.ConditionCleared,
-            cause=pos,
-            combatant=patient.id,
-            condition="bleeding",
-            wound=wound.position,
-            reason="First Aid closed the wound",
+        ctx.clear_condition(
+            patient.id, "bleeding", "First Aid closed the wound", cause=pos, wound=wound.position
         )

@@ -5,17 +5,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from domain import commands as c
-from domain import events as ev
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context, RuleSystem, with_situational
+from domain.rulesystems.base import Context, RuleSystem
 from domain.rulesystems.novus import actions as act
-from domain.rulesystems.novus import attacks, combat, declare, initiative, resolve, rounds
-from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus import attacks, declare, initiative, resolve, rounds, saves
 from domain.rulesystems.novus.stats import NovusStats
 from domain.rulesystems.novus.view import novus_view
 from domain.state import EncounterState
 
-SAVE_BONUS = 5  # NOV-SAVE-1
 STATS = ("str", "dex", "spd", "con", "wil", "wis")
 
 
@@ -86,24 +83,9 @@ class NovusRules(RuleSystem):
         rounds.end_round(ctx, cmd)
 
     def on_save(self, ctx: Context, cmd: c.Save) -> None:
-        """NOV-SAVE-1..3: open-ended 2d10 + Stat Bonus + 5 + modifiers ≥ TN."""
         who = ctx.state.combatant(cmd.combatant)
         if cmd.stat not in STATS:
             raise RuleViolation(
                 "NOV-SAVE-1", f"unknown stat {cmd.stat!r}; one of {', '.join(STATS)}", field="stat"
             )
-        bonus = combat.stats_of(who).bonuses.of(cmd.stat)  # type: ignore[arg-type]
-        mods = with_situational({f"{cmd.stat} bonus": bonus, "save": SAVE_BONUS}, cmd.modifiers)
-        roll = open_2d10(ctx.dice, "save", mods)
-        pos = ctx.emit(
-            ev.SaveRolled,
-            combatant=who.id,
-            stat=cmd.stat,
-            purpose=cmd.purpose,
-            rolls={"save": roll.to_dict()},
-            tn=cmd.tn,
-            total=roll.total,
-            saved=roll.total >= cmd.tn,
-            margin=roll.total - cmd.tn,
-        )
-        initiative.gain_fate_point(ctx, who, roll, pos)  # NOV-SAVE-5: no Boons or Snags
+        saves.roll_save(ctx, who.id, cmd.stat, cmd.tn, cmd.purpose, modifiers=cmd.modifiers)
