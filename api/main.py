@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from api import problems
-from api.routes import encounters
+from api.routes import encounters, rulesets
 from infra.app import Fraylog
 from infra.settings import Settings
 
@@ -32,4 +32,5 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
     app.state.fraylog = fraylog or Fraylog(settings)
     problems.install(app)
     app.include_router(encounters.router)
+    app.include_router(rulesets.router)
     return app

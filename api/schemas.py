@@ -146,6 +146,8 @@ class Problem(BaseModel):
     title: str
     status: int
     detail: str
-    rule: str | None = None
-    field: str | None = None
+    rule: str | None = Field(default=None, description="The rule id (or area) that refused.")
+    field: str | None = Field(default=None, description="The request field at fault.")
+    roll: str | None = Field(default=None, description="Bad dice: the roll name.")
+    die: int | None = Field(default=None, description="Bad dice: which die (1-based).")
     errors: list[dict[str, Any]] | None = None

@@ -108,6 +108,10 @@ class SnagSpec(BaseModel):
     spell_points: int | None = Field(
         default=None, ge=0, le=100, description="Spell backlash: the spell's points."
     )
+    modifiers: Modifiers = Field(
+        default_factory=dict, description="Hit the nearest friend: situational modifiers."
+    )
+    hit: bool | None = Field(default=None, description="Hit the nearest friend: GM override.")
 
 
 class Resolve(CommandBase):

@@ -112,6 +112,7 @@ class DamageApplied(EncounterEvent):
     hits_before: int
     hits_after: int
     breakdown: dict[str, Any]
+    rolls: dict[str, Any]  # damage dice, where the damage was rolled
 
 
 class ConditionApplied(EncounterEvent):

@@ -6,6 +6,7 @@ DEF, AP left) is computed by the rule system from these facts.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -66,6 +67,15 @@ class CombatantState(BaseModel):
     ap_carried: int = 0  # AP the next round owes to a multi-round action
     hold_ip: int | None = None  # this round, he holds his actions to act at this IP
 
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CombatantState:
+        """Copies share `stats`, which never change once the combatant is added."""
+        return self.model_copy(
+            update={
+                name: deepcopy(getattr(self, name), memo)
+                for name in ("wounds", "conditions", "effects")
+            }
+        )
+
     @property
     def bleeding(self) -> int:
         return sum(w.rate for w in self.wounds)
@@ -97,6 +107,7 @@ class ActionState(BaseModel):
     weapon: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     status: Literal["pending", "resolved", "lost"] = "pending"
+    origin: int | None = None  # the event that declared or granted it
 
 
 class PendingPoints(BaseModel):

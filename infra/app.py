@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
 from eventsourcing.utils import get_topic
 
@@ -63,7 +62,7 @@ class Fraylog(Application[UUID]):
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
-        type(self).snapshotting_intervals = {Encounter: self.settings.snapshot_interval}
+        self.snapshotting_intervals = {Encounter: self.settings.snapshot_interval}
         if self.settings.backend == "postgres" and self.settings.postgres_schema:
             ensure_schema(self.settings)
         super().__init__(env=self.settings.eventsourcing_env())
@@ -127,6 +126,8 @@ class Fraylog(Application[UUID]):
 
     # -- reads ------------------------------------------------------------------
     def encounter(self, encounter_id: UUID, version: int | None = None) -> Encounter:
+        """The aggregate at `version` (else the latest): a copy of the cached one, since the
+        cache is fast-forwarded in place while other threads read or command it."""
         try:
             return self.repository.get(
                 encounter_id, version=version, projector_func=project_encounter
@@ -135,17 +136,31 @@ class Fraylog(Application[UUID]):
             raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}") from None
 
     def state(self, encounter_id: UUID, version: int | None = None) -> EncounterState:
-        latest = self.encounter(encounter_id).state
-        if version is None or version >= latest.version:
-            return latest
-        if version < 1:
+        """The folded state after event `version` (the latest if None or beyond it)."""
+        if version is not None and version < 1:
             raise DomainError("VERSION", "versions start at 1", field="version")
         return self.encounter(encounter_id, version).state
 
-    def event_log(self, encounter_id: UUID, until: int | None = None) -> Iterator[Any]:
+    def event_log(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
         """The stored events of one encounter, in order, up to position `until`."""
-        self.encounter(encounter_id)  # 404 for an unknown id
-        return iter(self.events.get(encounter_id, lte=until))
+        events = list(self.events.get(encounter_id, lte=until))
+        if not events:
+            raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+        return events
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """Snapshot the aggregate just saved, from memory, when its events cross a multiple of
+        the interval (the library's own way reloads it from the store first)."""
+        if self.snapshots is None:
+            return
+        interval = self.settings.snapshot_interval
+        due = {
+            e.originator_id for e in processing_event.events if e.originator_version % interval == 0
+        }
+        for encounter_id in due:
+            aggregate = processing_event.aggregates.get(encounter_id)
+            if isinstance(aggregate, Encounter):
+                self.snapshots.put([Encounter.Snapshot.take(aggregate)])
 
     def list_encounters(self, limit: int = 100) -> list[dict[str, Any]]:
         """Every encounter's creation event (scans the log's EncounterCreated topic)."""

@@ -29,6 +29,12 @@ class Settings:
             pool_size=int(os.environ.get("FRAYLOG_POOL_SIZE", "5")),
         )
 
+    def __post_init__(self) -> None:
+        if self.snapshot_interval < 1:
+            raise ValueError("FRAYLOG_SNAPSHOT_INTERVAL must be 1 or more")
+        if self.cache_size < 0:
+            raise ValueError("FRAYLOG_CACHE_SIZE must be 0 (no cache) or more")
+
     @property
     def backend(self) -> str:
         return "postgres" if self.database_url else "sqlite"
@@ -41,10 +47,9 @@ class Settings:
         return f"SQLite file {self.sqlite_path}"
 
     def eventsourcing_env(self) -> dict[str, str]:
-        env = {
-            "AGGREGATE_CACHE_MAXSIZE": str(self.cache_size),
-            "IS_SNAPSHOTTING_ENABLED": "y",
-        }
+        env = {"IS_SNAPSHOTTING_ENABLED": "y"}
+        if self.cache_size:
+            env["AGGREGATE_CACHE_MAXSIZE"] = str(self.cache_size)
         if not self.database_url:
             env.update(
                 PERSISTENCE_MODULE="eventsourcing.sqlite",

@@ -126,6 +126,15 @@ class RuleSystem(ABC):
     def catalogue(self) -> list[dict[str, Any]]:
         """Every action with its cost and roll names, for docs and frontends."""
 
+    def describe(self) -> dict[str, Any]:
+        """What a frontend needs to offer this rule system: stats, actions, conditions."""
+        return {
+            "name": self.name,
+            "stats_schema": self.stats_model.model_json_schema(by_alias=True),
+            "actions": self.catalogue(),
+            "conditions": sorted(self.conditions),
+        }
+
     @abstractmethod
     def view(self, state: EncounterState) -> dict[str, Any]:
         """What follows from the facts: step, order, whose turn, AP left, DEF, down."""

@@ -53,3 +53,15 @@ def test_given_the_app_when_asking_for_docs_then_openapi_lists_every_command(
 def test_given_the_cli_when_asking_help_then_serve_and_demo_are_listed() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0 and "serve" in result.output and "demo" in result.output
+
+
+def test_given_novus_when_describing_the_ruleset_then_stats_actions_and_tables_are_listed(
+    sqlite_client: TestClient,
+) -> None:
+    body = sqlite_client.get("/rulesets/novus").json()
+    assert "weapons" in body["stats_schema"]["properties"]
+    costs = {a["kind"]: a["ap"] for a in body["actions"]}
+    assert costs["missile_attack"] == 2 and costs["cast_spell"] == 4
+    assert {b["name"] for b in body["boons"]} >= {"bleeder", "daze_foe"}
+    assert "hit_friend" in {s["name"] for s in body["snags"]}
+    assert sqlite_client.get("/rulesets/wits").status_code == 422

@@ -48,3 +48,26 @@ def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
         assert fraylog.state(eid).combatants[a].hits == 27
     finally:
         other.close()
+
+
+def test_given_two_apps_with_different_snapshot_intervals_then_each_keeps_its_own(tmp_path):
+    from infra.settings import Settings
+
+    a = Fraylog(Settings(sqlite_path=str(tmp_path / "a.db"), snapshot_interval=3))
+    b = Fraylog(Settings(sqlite_path=str(tmp_path / "b.db"), snapshot_interval=1000))
+    try:
+        eid = UUID(a.create_encounter("Snap", "novus", "seeded", "s").state.id)
+        x, _ = a.add_combatant(eid, "X", "", novus_stats())
+        for _ in range(5):
+            a.execute(eid, c.AdjustHits(combatant=x, amount=-1))
+        assert [s.originator_version for s in a.snapshots.get(eid)] == [3, 6]
+    finally:
+        a.close(), b.close()
+
+
+@pytest.mark.parametrize(("field", "value"), [("snapshot_interval", 0), ("cache_size", -1)])
+def test_given_nonsense_settings_then_refused_at_start(field: str, value: int) -> None:
+    from infra.settings import Settings
+
+    with pytest.raises(ValueError):
+        Settings(**{field: value})

@@ -140,7 +140,16 @@ def attack_weapon(spec: ActionSpec, stats: NovusStats) -> Weapon:
     return weapon
 
 
-def move_of(spec: ActionSpec) -> dict[str, int | bool]:
+# Which weapons each attack takes (NOV-AP-1 rows; Combat Moves are melee, NOV-CMV-2).
+ATTACK_WEAPONS = {
+    "melee_attack": ("melee",),
+    "power_attack": ("melee",),
+    "missile_attack": ("missile",),
+    "unarmed_attack": ("unarmed",),
+}
+
+
+def move_of(spec: ActionSpec, weapon: Weapon) -> dict[str, int | bool]:
     name = spec.move or "basic"
     if name not in MOVES:
         raise RuleViolation(
@@ -148,8 +157,12 @@ def move_of(spec: ActionSpec) -> dict[str, int | bool]:
             f"unknown Combat Move {name!r}; known: {', '.join(MOVES)}",
             field="actions.move",
         )
-    if name == "cut" and spec.kind != "melee_attack":
-        raise RuleViolation("NOV-CMV-2", "Cut is a melee move", field="actions.move")
+    if name != "basic" and spec.kind != "melee_attack":
+        raise RuleViolation("NOV-CMV-2", f"{name} is a melee Combat Move", field="actions.move")
+    if name == "cut" and weapon.damage_type != "slashing":
+        raise RuleViolation(
+            "NOV-CMV-2", "Cut needs an edged (slashing) weapon", field="actions.move"
+        )
     return MOVES[name]
 
 
@@ -158,25 +171,18 @@ def cost_of(spec: ActionSpec, stats: NovusStats) -> int:
     kind = kind_of(spec)
     if kind.attack:
         weapon = attack_weapon(spec, stats)
-        move = move_of(spec)
-        if kind.kind == "melee_attack":
-            if weapon.kind != "melee":
-                raise RuleViolation(
-                    "NOV-AP-1", f"{weapon.name} is not a melee weapon", field="actions.weapon"
-                )
-            base = MELEE_AP[weapon.size]
-        else:
-            base = kind.ap or 0
-        if kind.kind == "missile_attack" and weapon.kind != "missile":
+        if weapon.kind not in ATTACK_WEAPONS[kind.kind]:
             raise RuleViolation(
-                "NOV-AP-1", f"{weapon.name} is not a missile weapon", field="actions.weapon"
+                "NOV-AP-1",
+                f"a {kind.label} is not made with {weapon.name} (a {weapon.kind} weapon)",
+                field="actions.weapon",
             )
-        return base + int(move["ap"])
+        base = MELEE_AP[weapon.size] if kind.kind == "melee_attack" else kind.ap or 0
+        return base + int(move_of(spec, weapon)["ap"])
     if kind.ap_range is not None:
         low, high = kind.ap_range
-        ap = (
-            spec.ap if spec.ap is not None else (1 if kind.kind in ("move", "run", "simple") else 2)
-        )  # NOV-AMB-34
+        default = 1 if kind.kind in ("move", "run", "simple") else 2  # NOV-AMB-34
+        ap = spec.ap if spec.ap is not None else default
         if not low <= ap <= high:
             raise RuleViolation(
                 kind.rule, f"{kind.label} costs {low}–{high} AP, not {ap}", field="actions.ap"
@@ -214,7 +220,10 @@ def check_budget(kinds: list[ActionKind], costs: list[int], budget: int, hasted:
         )
     if total <= budget:
         return Budget(budget, costs, total, 0)
-    if len(costs) == 1:  # NOV-DECL-3/-4 (Default NOV-AMB-10): alone, it spills over
+    if len(costs) == 1 and kinds[0].kind not in (
+        "move",
+        "run",
+    ):  # NOV-DECL-3/-4 (Default NOV-AMB-10): alone, it spills over
         return Budget(budget, costs, budget, total - budget)
     raise RuleViolation(
         "NOV-DECL-3",

@@ -24,7 +24,8 @@ def roll_attack(
     ctx: Context,
     action: ActionState,
     target_id: str,
-    cmd: c.Resolve,
+    modifiers: dict[str, int],
+    gm_hit: bool | None,
     roll_name: str = "attack",
     cause: int | None = None,
 ) -> int:
@@ -34,19 +35,19 @@ def roll_attack(
     target = state.combatant(target_id)
     weapon = combat.stats_of(attacker).weapon(action.weapon)
     assert weapon is not None
-    situational = dict(cmd.modifiers)
+    situational = dict(modifiers)
     if action.params.get("into_melee"):
         situational["firing into melee"] = INTO_MELEE
     ab = combat.attack_bonus(state, attacker, action, weapon, situational)
     roll = open_2d10(ctx.dice, roll_name, ab)
     defence = combat.defence(state, target)
     margin = roll.total - defence["def"]
-    hit = margin >= 0 if cmd.hit is None else cmd.hit  # the GM may override
-    if cmd.hit is not None:
-        defence = {**defence, "gm_override": cmd.hit}
+    hit = margin >= 0 if gm_hit is None else gm_hit  # the GM may override
+    if gm_hit is not None:
+        defence = {**defence, "gm_override": gm_hit}
     pos = ctx.emit(
         ev.AttackRolled,
-        cause=cause,
+        cause=action.origin if cause is None else cause,
         combatant=attacker.id,
         action=action.id,
         target=target.id,
@@ -65,7 +66,7 @@ def roll_attack(
 
 
 def resolve_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
-    pos = roll_attack(ctx, action, action.target or "", cmd)
+    pos = roll_attack(ctx, action, action.target or "", cmd.modifiers, cmd.hit)
     if not ctx.last(pos).hit and action.params.get("into_melee"):
         bystanders_save(ctx, action, pos)
     settle(ctx, pos, cmd.boons, cmd.snags)
@@ -101,7 +102,9 @@ def spend_snags(ctx: Context, pending: PendingPoints, specs: list[c.SnagSpec]) -
     for snag, spec in chosen:
         if snag.name == "hit_friend":
             action = ctx.state.action(pending.action)
-            pos = roll_attack(ctx, action, spec.target or "", c.Resolve(), "friend_attack", at)
+            pos = roll_attack(
+                ctx, action, spec.target or "", spec.modifiers, spec.hit, "friend_attack", at
+            )
             settle(ctx, pos, None, None)
 
 
@@ -156,6 +159,7 @@ def bystanders_save(ctx: Context, action: ActionState, attack_at: int) -> None:
             hits_before=bystander.hits,
             hits_after=bystander.hits - dmg["total"],
             breakdown=dmg,
+            rolls={},
         )
         return
 
@@ -218,6 +222,7 @@ def spend_boons(ctx: Context, pending: PendingPoints, specs: list[c.BoonSpec]) -
                     target=pending.target,
                     weapon=pending.weapon,
                     params=params,
+                    origin=position,
                 ).model_dump()
             )
     bpos = ctx.emit(
@@ -279,6 +284,7 @@ def apply_hit(
         hits_before=target.hits,
         hits_after=target.hits - dmg["total"],
         breakdown=dmg,
+        rolls={},
     )
     cause = boons_at if boons_at is not None else pending.attack
     if "bleeder" in names:  # NOV-COND-1: a wound of 1 per round per point
@@ -286,7 +292,8 @@ def apply_hit(
             target.id, "bleeding", "Bleeder", cause=cause, rate=names["bleeder"].points
         )
     # NOV-COND-2: Daze Foe lasts 1 round; dazes do not stack, the longest count stays
-    if "daze_foe" in names and target.count("dazed") < 1:
+    dazed = target.conditions.get("dazed")
+    if "daze_foe" in names and (dazed is None or (dazed.count is not None and dazed.count < 1)):
         ctx.apply_condition(target.id, "dazed", "Daze Foe", cause=cause, count=1)
     if "knock_prone" in names:  # NOV-COND-4
         ctx.apply_condition(target.id, "prone", "Knock Prone", cause=cause)

@@ -49,7 +49,7 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
             field="actions",
         )
     if cmd.hold_ip is not None:
-        check_hold_ip(state, who, cmd.hold_ip)
+        check_hold_ip(state, who, cmd.hold_ip, "hold_ip")
     stats = combat.stats_of(who)
     budget = rounds.ap_budget(state, who)
     kinds = [act.kind_of(a) for a in cmd.actions]
@@ -68,9 +68,8 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
         attacks += kind.attack
         run_ap += cost if kind.kind == "run" else 0
     effects = []
-    if run_ap:  # NOV-MOVE-1: −2 per AP run to his other actions; next round if he only ran
-        only_ran = run_ap == paid.spent and all(k.kind == "run" for k in kinds)
-        rnd = state.round + 1 if only_ran else state.round
+    if run_ap:  # NOV-MOVE-1: −2 per AP run to his other actions; next round if he ran all
+        rnd = state.round + 1 if run_ap >= budget else state.round
         effects.append(
             {
                 "combatant": who.id,
@@ -95,13 +94,13 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
     )
 
 
-def check_hold_ip(state: EncounterState, who: CombatantState, ip: int) -> None:
+def check_hold_ip(state: EncounterState, who: CombatantState, ip: int, field: str = "ip") -> None:
     own = rounds.effective_ip(state, who)
     if own is None or ip >= own:  # NOV-HOLD-2, Default NOV-AMB-21: strictly lower
         raise RuleViolation(
             "NOV-HOLD-2",
             f"{who.name} may hold to an IP below his own ({own}), not {ip}",
-            field="ip",
+            field=field,
         )
 
 
@@ -149,7 +148,9 @@ def _action(
     if kind.needs_target:
         if target is None:
             raise RuleViolation(kind.rule, f"{kind.label} needs a target", field="actions.target")
-        state.combatant(target)
+        aimed_at = state.combatant(target)
+        if kind.attack and combat.is_dead(aimed_at):
+            raise RuleViolation("NOV-HITS-5", f"{aimed_at.name} is dead", field="actions.target")
         if kind.attack and target == who.id:
             raise RuleViolation(
                 "NOV-ATK-1", "a combatant does not attack himself", field="actions.target"
@@ -162,7 +163,14 @@ def _action(
     weapon = None
     if kind.attack:
         weapon = act.attack_weapon(spec, combat.stats_of(who)).name
-        move = act.move_of(spec)
+        if who.has("disarmed") and kind.kind != "unarmed_attack":
+            raise RuleViolation(
+                "NOV-BOON-2",
+                f"{who.name} was disarmed (Disarm Foe): only "
+                "unarmed attacks until the GM clears it",
+                field="actions.kind",
+            )
+        move = act.move_of(spec, act.attack_weapon(spec, combat.stats_of(who)))
         params.update(
             move=spec.move or "basic",
             move_ab=move["ab"],
@@ -206,4 +214,5 @@ def _action(
         target=target,
         weapon=weapon,
         params=params,
+        origin=position,
     ).model_dump()

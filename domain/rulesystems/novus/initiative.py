@@ -32,11 +32,12 @@ def roll_initiative(ctx: Context, cmd: c.RollInitiative) -> None:
     if cmd.combatant is not None:
         who = state.combatant(cmd.combatant)
         if who.id not in {d.id for d in due}:
-            raise RuleViolation(
-                "NOV-INIT-3",
-                f"{who.name} already has an IP ({who.ip}); initiative is rolled once per combat",
-                field="combatant",
+            why = (
+                "is dead"
+                if who.ip is None
+                else f"already has an IP ({who.ip}); initiative is rolled once per combat"
             )
+            raise RuleViolation("NOV-INIT-3", f"{who.name} {why}", field="combatant")
         due = [who]
     elif not due:
         raise RuleViolation("NOV-INIT-3", "every combatant already has an IP")

@@ -19,12 +19,7 @@ STABILISE_TN = 25  # NOV-HITS-3
 
 def resolve(ctx: Context, cmd: c.Resolve) -> None:
     current = rounds.step(ctx.state)
-    if current in ("boons", "snags"):
-        raise RuleViolation(
-            "NOV-CORE-6",
-            f"spend the points of the last attack first "
-            f"(spend_{current}; an empty list forgoes them)",
-        )
+    rounds.require_points_spent(current)
     if current != "resolution":
         raise RuleViolation("NOV-SEQ-1", f"nothing to resolve: the round is at '{current}'")
     lost = rounds.lose_blocked(ctx)
@@ -55,6 +50,7 @@ def _other(ctx: Context, action: ActionState) -> None:
         detail["feet"] = action.params["feet"]
     pos = ctx.emit(
         ev.ActionResolved,
+        cause=action.origin,
         combatant=action.combatant,
         action=action.id,
         kind=action.kind,
@@ -85,6 +81,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     else:
         ctx.emit(
             ev.ActionResolved,
+            cause=action.origin,
             combatant=healer.id,
             action=action.id,
             kind="first_aid",
@@ -100,6 +97,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     success = roll.total >= tn  # NOV-CORE-1
     pos = ctx.emit(
         ev.FirstAidRolled,
+        cause=action.origin,
         combatant=healer.id,
         target=patient.id,
         action=action.id,

@@ -73,6 +73,9 @@ def is_blocked(state: EncounterState, action: ActionState) -> str | None:
         return "NOV-COND-3: stunned, his declared actions do not resolve"
     if who.hits <= 0 and not (action.kind == "first_aid" and action.target == who.id):
         return "NOV-HITS-3: helpless, he can only try to stabilise himself"
+    target = state.combatants.get(action.target or "")
+    if action.weapon is not None and target is not None and is_dead(target):
+        return f"NOV-HITS-5: {target.name}, his target, is dead"
     return None
 
 
@@ -101,6 +104,17 @@ def step(state: EncounterState) -> str:
     if queue(state):
         return "resolution"
     return "end_round"
+
+
+def require_points_spent(current: str) -> None:
+    """Boon and Snag Points are spent at once, before anything else (NOV-BOON-1, NOV-SNAG-1)."""
+    if current in ("boons", "snags"):
+        rule = "NOV-BOON-1" if current == "boons" else "NOV-SNAG-1"
+        raise RuleViolation(
+            rule,
+            f"spend the points of the last attack first (spend_{current}; "
+            "an empty list forgoes them)",
+        )
 
 
 def ap_budget(state: EncounterState, who: CombatantState) -> int:
@@ -186,10 +200,7 @@ def lose_blocked(ctx: Context, *, all_: bool = False) -> list[str]:
 def end_round(ctx: Context, cmd: c.EndRound) -> None:
     """Step 4: lose what cannot resolve, tick upkeep, end the round (NOV-END-1, -2)."""
     current = step(ctx.state)
-    if current in ("boons", "snags"):
-        raise RuleViolation(
-            "NOV-CORE-6", f"spend the points of the last attack first (spend_{current})"
-        )
+    require_points_spent(current)
     if current in ("initiative", "declaration", "setup"):
         raise RuleViolation("NOV-SEQ-1", f"the round cannot end at '{current}'")
     lost = lose_blocked(ctx, all_=True)

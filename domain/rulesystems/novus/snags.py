@@ -66,7 +66,11 @@ def record(
                 raise RuleViolation(
                     "NOV-SNAG-2", "name the nearest friend to be hit (target)", field="snags.target"
                 )
-            ctx.state.combatant(spec.target)
+            friend = ctx.state.combatant(spec.target)
+            if friend.side != ctx.state.combatants[pending.combatant].side:
+                raise RuleViolation(
+                    "NOV-SNAG-2", f"{friend.name} is not on the roller's side", field="snags.target"
+                )
         if snag.name == "spell_backlash" and spec.spell_points is None:
             raise RuleViolation(
                 "NOV-SNAG-2", "spell backlash needs the spell's points", field="snags.spell_points"
@@ -123,7 +127,7 @@ def _harm(ctx: Context, pending: PendingPoints, snag: Snag, spec: c.SnagSpec, at
     if snag.name == "hurt_yourself":  # 1d10 hits, the worn armour's AR applies
         roll = roll_plain(ctx.dice, "hurt_yourself", 1, 10)
         dmg = combat.damage({"1d10": roll.total}, 0, {}, stats.ar)
-        _hurt(ctx, who.id, dmg | {"rolls": {"hurt_yourself": roll.to_dict()}}, at)
+        _hurt(ctx, who.id, dmg, at, {"hurt_yourself": roll.to_dict()})
     elif snag.name == "weapon_breaks" and weapon is not None:  # Default NOV-AMB-44: 2 × BD
         bd = sum(combat.base_damage(who, weapon, {}).values())
         _hurt(ctx, who.id, combat.damage({"2 × Base Damage": 2 * bd}, 0, {}, 0), at)
@@ -132,7 +136,13 @@ def _harm(ctx: Context, pending: PendingPoints, snag: Snag, spec: c.SnagSpec, at
         _hurt(ctx, who.id, combat.damage({"Wil bonus × spell points": amount}, 0, {}, 0), at)
 
 
-def _hurt(ctx: Context, who: str, breakdown: dict[str, Any], cause: int) -> None:
+def _hurt(
+    ctx: Context,
+    who: str,
+    breakdown: dict[str, Any],
+    cause: int,
+    rolls: dict[str, Any] | None = None,
+) -> None:
     hits = ctx.state.combatants[who].hits
     ctx.emit(
         ev.DamageApplied,
@@ -142,4 +152,5 @@ def _hurt(ctx: Context, who: str, breakdown: dict[str, Any], cause: int) -> None
         hits_before=hits,
         hits_after=hits - breakdown["total"],
         breakdown=breakdown,
+        rolls=rolls or {},
     )

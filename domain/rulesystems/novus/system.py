@@ -8,7 +8,16 @@ from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, RuleSystem
 from domain.rulesystems.novus import actions as act
-from domain.rulesystems.novus import attacks, declare, initiative, resolve, rounds, saves
+from domain.rulesystems.novus import (
+    attacks,
+    boons,
+    declare,
+    initiative,
+    resolve,
+    rounds,
+    saves,
+    snags,
+)
 from domain.rulesystems.novus.stats import NovusStats
 from domain.rulesystems.novus.view import novus_view
 from domain.state import EncounterState
@@ -53,6 +62,14 @@ class NovusRules(RuleSystem):
             for k in act.CATALOGUE.values()
         ]
 
+    def describe(self) -> dict[str, Any]:
+        return {
+            **super().describe(),
+            "combat_moves": {name: dict(m) for name, m in act.MOVES.items()},
+            "boons": [vars(b) for b in boons.TABLE.values()],
+            "snags": [vars(s) for s in snags.TABLE.values()],
+        }
+
     def view(self, state: EncounterState) -> dict[str, Any]:
         return novus_view(state)
 
@@ -78,6 +95,12 @@ class NovusRules(RuleSystem):
         if ctx.state.pending_snags is None:
             raise RuleViolation("NOV-SNAG-1", "no roll is waiting for its Snag Points")
         attacks.spend_snags(ctx, ctx.state.pending_snags, cmd.snags)
+
+    def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> None:
+        super().on_adjust_hits(ctx, cmd)
+        who = ctx.state.combatants[cmd.combatant]
+        if who.hits > 0 and who.has("stabilised"):  # NOV-HITS-4: stable only while down
+            ctx.clear_condition(who.id, "stabilised", "hits above 0 again")
 
     def on_end_round(self, ctx: Context, cmd: c.EndRound) -> None:
         rounds.end_round(ctx, cmd)

@@ -1,0 +1,18 @@
+"""Rule systems: what each needs and offers (stats, actions, conditions, tables)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+
+from api.routes.encounters import ERRORS
+from domain.rulesystems import get_rule_system
+
+router = APIRouter(prefix="/rulesets", tags=["rulesets"])
+
+
+@router.get("/{name}", responses=ERRORS)
+async def describe_ruleset(name: Literal["novus", "phantasia", "wits"]) -> dict[str, Any]:
+    """A rule system's stats schema, action catalogue with AP costs, conditions and tables."""
+    return get_rule_system(name).describe()
