@@ -114,8 +114,11 @@ class EventRecord(BaseModel):
     type: str
     timestamp: str
     actor: str
-    cause: int | None
+    cause: int | None = Field(description="The position of the event it follows from.")
+    command: int = Field(description="The position of its command's first event.")
     data: dict[str, Any]
+    hash: str = Field(description="SHA-256 chained to the previous event's hash.")
+    voided_by: int | None = Field(default=None, description="The correction that voids it.")
 
 
 class CommandResult(BaseModel):

@@ -211,6 +211,28 @@ class ClearModifier(CommandBase):
     reason: str = Field(default="GM", max_length=200)
 
 
+class Void(CommandBase):
+    """Void a disputed roll (or an event a roll caused, or a correction) and its cascade."""
+
+    type: Literal["void"] = "void"
+    target: int = Field(ge=1, description="The position of the event to void.")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class Undo(CommandBase):
+    """Void the events of the most recent command that is not a correction."""
+
+    type: Literal["undo"] = "undo"
+    reason: str = Field(default="undo", max_length=500)
+
+
+class Redo(CommandBase):
+    """Void the last undo."""
+
+    type: Literal["redo"] = "redo"
+    reason: str = Field(default="redo", max_length=500)
+
+
 Command = Annotated[
     RollInitiative
     | Declare
@@ -224,6 +246,9 @@ Command = Annotated[
     | SetCondition
     | ClearCondition
     | SetModifier
-    | ClearModifier,
+    | ClearModifier
+    | Void
+    | Undo
+    | Redo,
     Field(discriminator="type"),
 ]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
 from pydantic import BaseModel
 
+from domain import audit, corrections
 from domain import events as ev
-from domain.commands import DiceSourceName
+from domain.commands import DiceSourceName, Redo, Undo, Void
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
 from domain.rulesystems import get_rule_system
@@ -28,6 +29,8 @@ class Encounter(Aggregate):
     def __init__(self) -> None:  # the state comes from EncounterCreated (domain.fold)
         pass
 
+    last_hash: str = ""  # the hash of the last event, which the next one chains to
+
     @classmethod
     def start(
         cls,
@@ -37,21 +40,46 @@ class Encounter(Aggregate):
         seed: str | None = None,
         options: dict[str, Any] | None = None,
         actor: str = GM,
+        *,
+        encounter_id: UUID | None = None,
+        dice_commitment: str | None = None,
+        forked_from: dict[str, Any] | None = None,
     ) -> Encounter:
         get_rule_system(ruleset)  # refuses a rule system fraylog does not have
         if dice_source == "seeded" and not seed:
             raise RuleViolation("DICE", "a seeded encounter needs a seed", field="seed")
+        data = audit.plain(
+            {
+                "name": name,
+                "ruleset": ruleset,
+                "dice_source": dice_source,
+                "seed": seed,
+                "options": options or {},
+                "dice_commitment": dice_commitment,
+                "forked_from": forked_from,
+            }
+        )
         return cls._create(
             ev.EncounterCreated,
-            id=uuid4(),
-            name=name,
-            ruleset=ruleset,
-            dice_source=dice_source,
-            seed=seed,
-            options=options or {},
-            actor=actor,
-            cause=None,
+            id=encounter_id or uuid4(),
+            **_stamped(ev.EncounterCreated, "", 1, actor, None, 1, data),
         )
+
+    def record(
+        self,
+        event_class: type[ev.EncounterEvent],
+        *,
+        actor: str,
+        cause: int | None,
+        command: int,
+        **data: Any,
+    ) -> Any:
+        """Trigger an event, stamped with its time and chained hash; return it."""
+        stamped = _stamped(
+            event_class, self.last_hash, self.version + 1, actor, cause, command, audit.plain(data)
+        )
+        self.trigger_event(event_class, **stamped)
+        return self.pending_events[-1]
 
     @property
     def rules(self):
@@ -66,10 +94,11 @@ class Encounter(Aggregate):
             )
         normalised, max_hits, hits = self.rules.new_combatant(stats)
         combatant = str(uuid4())
-        self.trigger_event(
+        self.record(
             ev.CombatantAdded,
             actor=actor,
             cause=None,
+            command=self.version + 1,
             combatant=combatant,
             name=name,
             side=side,
@@ -82,12 +111,91 @@ class Encounter(Aggregate):
     def execute(self, command: BaseModel, dice: DiceSource, actor: str = GM) -> None:
         """Run a command of the rule system; its events are pending on the aggregate."""
 
+        first = self.version + 1
+
         def record(event_class: type[ev.EncounterEvent], cause: int | None, **kw: Any) -> Any:
-            self.trigger_event(event_class, actor=actor, cause=cause, **kw)
-            return self.pending_events[-1]
+            return self.record(event_class, actor=actor, cause=cause, command=first, **kw)
 
         self.rules.execute(Context(lambda: self.state, record, dice), command)
         dice.finish()
+
+    def correct(self, command: Void | Undo | Redo, history: Sequence[Any], actor: str = GM) -> None:
+        """Void, undo or redo: record a correction whose changes make the state the fold of
+        the history without what it voids. `history` is every stored event, in order."""
+        history = list(history[: self.version])
+        if len(history) != self.version:
+            raise RuleViolation("VERSION", "the history given is shorter than the encounter")
+        voided = corrections.voided_by(history)
+        if isinstance(command, Void):
+            target: int | None = command.target
+            corrections.check_voidable(history, command.target)
+            if command.target in voided:
+                raise RuleViolation(
+                    "VOID",
+                    f"event {command.target} is already voided (by "
+                    f"{voided[command.target]}); void that to restore it",
+                    field="target",
+                )
+            cascade = corrections.consequences(history, [command.target])
+        elif isinstance(command, Undo):
+            target = None
+            cascade = corrections.consequences(history, corrections.last_command(history, voided))
+        else:
+            target = corrections.last_undo(history, voided)
+            cascade = corrections.consequences(history, [target])
+        # with this correction as the latest (voiding a void restores what it voided)
+        now_voided = corrections.voided_by(history, latest=(self.version + 1, cascade))
+        try:
+            corrected = corrections.fold_without(history, now_voided)
+        except Exception as e:  # a later command depends on what would be voided
+            raise RuleViolation(
+                "VOID",
+                f"the history without events {cascade} does not fold "
+                f"({type(e).__name__}: {e}); later commands depend on them",
+                field="target",
+            ) from None
+        patch = corrections.changes(self.state.model_dump(), corrected.model_dump())
+        self.record(
+            CORRECTION_EVENTS[command.type],
+            actor=actor,
+            cause=None,
+            command=self.version + 1,
+            target=target,
+            cascade=cascade,
+            reason=command.reason,
+            changes=patch,
+        )
+
+
+CORRECTION_EVENTS: dict[str, type[ev.Correction]] = {
+    "void": ev.RollVoided,
+    "undo": ev.CommandUndone,
+    "redo": ev.CommandRedone,
+}
+
+
+def _stamped(
+    event_class: type[ev.EncounterEvent],
+    previous: str,
+    position: int,
+    actor: str,
+    cause: int | None,
+    command: int,
+    data: dict[str, Any],
+) -> dict[str, Any]:
+    """The event's keyword arguments with its timestamp and chained hash (domain.audit)."""
+    timestamp = event_class.create_timestamp()
+    rec = audit.record(
+        event_class.__name__, position, timestamp.isoformat(), actor, cause, command, data
+    )
+    return {
+        **data,
+        "timestamp": timestamp,
+        "actor": actor,
+        "cause": cause,
+        "command": command,
+        "hash": audit.chain(previous, rec),
+    }
 
 
 def project_encounter(aggregate: Encounter | None, events: Iterable[Any]) -> Encounter | None:

@@ -20,9 +20,12 @@ class EncounterEvent(Aggregate.Event):
 
     actor: str
     cause: int | None
+    command: int  # the position of the first event of the command that recorded it
+    hash: str  # SHA-256 chained to the previous event's hash (domain.audit)
 
     def apply(self, aggregate: Any) -> None:
         aggregate.state = evolve(getattr(aggregate, "state", None), self)
+        aggregate.last_hash = self.hash
 
 
 class EncounterCreated(EncounterEvent, Aggregate.Created):
@@ -31,6 +34,8 @@ class EncounterCreated(EncounterEvent, Aggregate.Created):
     dice_source: str
     seed: str | None
     options: dict[str, Any]
+    dice_commitment: str | None  # SHA-256 of the server dice secret (hex), never the secret
+    forked_from: dict[str, Any] | None  # {"encounter": id, "at": N} for a fork
 
 
 class CombatantAdded(EncounterEvent):
@@ -177,6 +182,27 @@ class UpkeepTicked(EncounterEvent):
     count_before: int | None
     count_after: int | None
     wound: int | None
+
+
+class Correction(EncounterEvent):
+    """Voids the events of its cascade; `changes` turn the state into the fold without them."""
+
+    target: int | None
+    cascade: list[int]
+    reason: str
+    changes: list[dict[str, Any]]
+
+
+class RollVoided(Correction):
+    """A disputed roll, and everything that followed from it, voided."""
+
+
+class CommandUndone(Correction):
+    """The events of the most recent command voided."""
+
+
+class CommandRedone(Correction):
+    """The last undo voided, so what it undid counts again."""
 
 
 class RoundEnded(EncounterEvent):

@@ -21,7 +21,7 @@ from domain.state import (
     Wound,
 )
 
-Handler = Callable[[EncounterState, Any], None]
+Handler = Callable[[EncounterState, Any], "EncounterState | None"]
 _HANDLERS: dict[str, Handler] = {}
 
 
@@ -48,7 +48,7 @@ def evolve(state: EncounterState | None, event: Any) -> EncounterState:
         )
     else:
         assert state is not None, f"{kind} before EncounterCreated"
-        _HANDLERS[kind](state, event)
+        state = _HANDLERS[kind](state, event) or state
     state.version = event.originator_version
     return state
 
@@ -253,3 +253,27 @@ def _modifier_set(state: EncounterState, e: Any) -> None:
 def _modifier_cleared(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     who.effects = [x for x in who.effects if x.name != e.name]
+
+
+@_on("RollVoided")
+@_on("CommandUndone")
+@_on("CommandRedone")
+def _corrected(state: EncounterState, e: Any) -> EncounterState:
+    return apply_changes(state, e.changes)
+
+
+def apply_changes(state: EncounterState, patch: list[dict[str, Any]]) -> EncounterState:
+    """The state with a correction's changes made (the fold of a correction)."""
+    dump = state.model_dump()
+    for change in patch:
+        *parents, last = change["path"]
+        node = dump
+        for key in parents:
+            node = node.setdefault(key, {})
+        if change.get("removed"):
+            node.pop(last, None)
+        else:
+            node[last] = change["after"]
+    corrected = EncounterState.model_validate(dump)
+    corrected.version = state.version
+    return corrected

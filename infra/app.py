@@ -11,7 +11,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcodin
 from eventsourcing.utils import get_topic
 
 from domain import events as ev
-from domain.commands import DiceSourceName
+from domain.commands import DiceSourceName, Redo, Undo, Void
 from domain.encounter import GM, Encounter, project_encounter
 from domain.errors import DomainError
 from domain.state import EncounterState
@@ -98,8 +98,12 @@ class Fraylog(Application[UUID]):
 
     def execute(self, encounter_id: UUID, command: Any) -> Recorded:
         encounter = self._load(encounter_id, command.expected_version)
-        dice = dice_for(encounter.state, command.dice, command.dice_source)
-        encounter.execute(command, dice, actor=command.actor or GM)
+        actor = command.actor or GM
+        if isinstance(command, Void | Undo | Redo):
+            encounter.correct(command, list(self.events.get(encounter_id)), actor=actor)
+        else:
+            dice = dice_for(encounter.state, command.dice, command.dice_source)
+            encounter.execute(command, dice, actor=actor)
         return self._save(encounter)
 
     def _load(self, encounter_id: UUID, expected_version: int | None) -> Encounter:

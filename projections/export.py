@@ -5,31 +5,33 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-BASE_FIELDS = {
-    "originator_id",
-    "originator_version",
+from domain.audit import record_of
+from domain.corrections import voided_by
+
+CSV_COLUMNS = [
+    "position",
+    "type",
     "timestamp",
     "actor",
     "cause",
-    "originator_topic",
-}
-CSV_COLUMNS = ["position", "type", "timestamp", "actor", "cause", "dice", "data"]
+    "command",
+    "voided_by",
+    "dice",
+    "data",
+    "hash",
+]
 
 
-def record_of(event: Any) -> dict[str, Any]:
-    """One event as a plain record: position, type, time, actor, cause, data."""
-    data = {k: v for k, v in vars(event).items() if k not in BASE_FIELDS}
-    return {
-        "position": event.originator_version,
-        "type": type(event).__name__,
-        "timestamp": event.timestamp.isoformat(),
-        "actor": event.actor,
-        "cause": event.cause,
-        "data": data,
-    }
+def records(events: Sequence[Any]) -> Iterator[dict[str, Any]]:
+    """Each event as a record, with `voided_by`: the correction that voids it, if any."""
+    voided = voided_by(events)
+    for event in events:
+        rec = record_of(event)
+        rec["voided_by"] = voided.get(event.originator_version)
+        yield rec
 
 
 def dice_faces(record: dict[str, Any]) -> dict[str, list[int]]:
@@ -38,29 +40,55 @@ def dice_faces(record: dict[str, Any]) -> dict[str, list[int]]:
     return {name: list(roll["faces"]) for name, roll in rolls.items()}
 
 
-def ndjson_lines(events: Iterable[Any]) -> Iterator[str]:
-    for event in events:
-        yield json.dumps(record_of(event), ensure_ascii=False, separators=(",", ":")) + "\n"
+def ndjson_lines(events: Sequence[Any]) -> Iterator[str]:
+    for rec in records(events):
+        yield json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def csv_lines(events: Iterable[Any]) -> Iterator[str]:
+def csv_lines(events: Sequence[Any]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(CSV_COLUMNS)
     yield buffer.getvalue()
-    for event in events:
+    for rec in records(events):
         buffer.seek(0)
         buffer.truncate()
-        r = record_of(event)
-        writer.writerow(
-            [
-                r["position"],
-                r["type"],
-                r["timestamp"],
-                r["actor"],
-                "" if r["cause"] is None else r["cause"],
-                json.dumps(dice_faces(r), separators=(",", ":")),
-                json.dumps(r["data"], ensure_ascii=False, separators=(",", ":")),
-            ]
-        )
+        writer.writerow(csv_row(rec))
         yield buffer.getvalue()
+
+
+def csv_row(rec: dict[str, Any]) -> list[Any]:
+    def blank(v: Any) -> Any:
+        return "" if v is None else v
+
+    return [
+        rec["position"],
+        rec["type"],
+        rec["timestamp"],
+        rec["actor"],
+        blank(rec["cause"]),
+        rec["command"],
+        blank(rec["voided_by"]),
+        json.dumps(dice_faces(rec), separators=(",", ":")),
+        json.dumps(rec["data"], ensure_ascii=False, separators=(",", ":")),
+        rec["hash"],
+    ]
+
+
+def record_from_csv(row: dict[str, str]) -> dict[str, Any]:
+    """A CSV row back as a record (for verifying a CSV export)."""
+
+    def number(v: str | None) -> int | None:
+        return int(v) if v not in ("", None) else None
+
+    return {
+        "position": number(row.get("position")),
+        "type": row.get("type"),
+        "timestamp": row.get("timestamp"),
+        "actor": row.get("actor"),
+        "cause": number(row.get("cause")),
+        "command": number(row.get("command")),
+        "data": json.loads(row.get("data") or "{}"),
+        "hash": row.get("hash"),
+        "voided_by": number(row.get("voided_by")),
+    }

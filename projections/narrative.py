@@ -219,6 +219,19 @@ def _(e: Any, s: EncounterState) -> str:
     return f"Round {e.round} upkeep: {who} {label} {e.count_before} → {e.count_after}."
 
 
+@_line("RollVoided")
+@_line("CommandUndone")
+@_line("CommandRedone")
+def _(e: Any, s: EncounterState) -> str:
+    verb = {
+        "RollVoided": f"voids event {e.target}",
+        "CommandUndone": "undoes the last command",
+        "CommandRedone": f"redoes (voids undo {e.target})",
+    }[type(e).__name__]
+    what = ", ".join(str(p) for p in e.cascade)
+    return f"{e.actor.upper() if e.actor == 'gm' else e.actor} {verb}: events {what} ({e.reason})."
+
+
 @_line("RoundEnded")
 def _(e: Any, s: EncounterState) -> str:
     return f"Round {e.round} ends."

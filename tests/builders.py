@@ -79,7 +79,10 @@ class Table:
 
     def run(self, command: Any, **dice: list[int]) -> list[Any]:
         before = len(self.encounter.pending_events)
-        self.encounter.execute(command, ManualDice(dice))
+        if isinstance(command, c.Void | c.Undo | c.Redo):
+            self.encounter.correct(command, list(self.encounter.pending_events))
+        else:
+            self.encounter.execute(command, ManualDice(dice))
         return self.encounter.pending_events[before:]
 
     def ip(self, name: str, ip: int) -> None:

@@ -14,7 +14,7 @@ from api.deps import FraylogDep
 from api.problems import PROBLEM
 from domain.commands import Command
 from domain.encounter import GM
-from projections.export import csv_lines, ndjson_lines, record_of
+from projections.export import csv_lines, ndjson_lines, record_of, records
 from projections.narrative import narrative
 from projections.view import combatant_view_of, encounter_view
 
@@ -128,7 +128,7 @@ async def get_events(
         return StreamingResponse(ndjson_lines(events), media_type="application/x-ndjson")
     if format == "csv":
         return StreamingResponse(csv_lines(events), media_type="text/csv")
-    return {"events": [record_of(e) for e in events]}
+    return {"events": list(records(events))}
 
 
 @router.get("/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS)

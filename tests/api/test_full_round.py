@@ -99,7 +99,7 @@ def test_given_an_encounter_when_exporting_then_ndjson_and_csv_carry_every_event
     csv = client.get(f"/encounters/{eid}/events", params={"format": "csv"})
     assert csv.headers["content-type"].startswith("text/csv")
     rows = csv.text.strip().splitlines()
-    assert rows[0] == "position,type,timestamp,actor,cause,dice,data"
+    assert rows[0] == "position,type,timestamp,actor,cause,command,voided_by,dice,data,hash"
     assert '{""initiative:A"":[10,3,4]}' in rows[3]
     until = client.get(f"/encounters/{eid}/events", params={"until": 2}).json()["events"]
     assert [e["position"] for e in until] == [1, 2]

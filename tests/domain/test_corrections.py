@@ -1,0 +1,94 @@
+"""Void, undo and redo: the fold with corrections equals the fold without what they void."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import commands as c
+from domain.corrections import fold_without, voided_by
+from domain.errors import RuleViolation
+from domain.fold import fold
+from tests.builders import duel, of_type, target_stats
+
+
+def bleeding_hit():
+    """A hits T (DEF 18, AR 6) for 19 with a Bleeder, and the round ends: T 30 → 11 → 10."""
+    t = duel(target=target_stats(def_=18, ar=6))
+    events = t.resolve([10, 7, 9], boons=[c.BoonSpec(name="bleeder")])
+    t.run(c.SetCondition(combatant=t.ids["T"], condition="bleeding", rate=2))  # the GM's own
+    t.run(c.EndRound())
+    return t, events
+
+
+def test_given_a_bleeding_hit_when_the_attack_roll_is_voided_then_damage_wound_and_ticks_go():
+    t, events = bleeding_hit()
+    assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 19 - 1 - 2, 3)
+    attack = of_type(events, "AttackRolled")[0].originator_version
+    voided = t.run(c.Void(target=attack, reason="the die fell off the table"))[0]
+    kinds = {
+        type(e).__name__
+        for e in t.encounter.pending_events
+        if e.originator_version in voided.cascade
+    }
+    assert kinds == {
+        "AttackRolled",
+        "BoonsSpent",
+        "DamageApplied",
+        "ConditionApplied",
+        "UpkeepTicked",
+    }
+    assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 2, 2)  # the GM's wound bled
+    pending = t.state.actions
+    assert any(a.kind == "melee_attack" and a.status == "pending" for a in pending)
+
+
+def test_given_a_void_when_voided_itself_then_what_it_voided_counts_again() -> None:
+    t, events = bleeding_hit()
+    attack = of_type(events, "AttackRolled")[0].originator_version
+    void = t.run(c.Void(target=attack, reason="dispute"))[0]
+    t.run(c.Void(target=void.originator_version, reason="dispute settled"))
+    assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (8, 3)
+
+
+def test_given_a_damage_event_when_voided_then_only_hits_return() -> None:
+    t, events = bleeding_hit()
+    damage = of_type(events, "DamageApplied")[0].originator_version
+    t.run(c.Void(target=damage, reason="wrong armour"))
+    assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 1 - 2, 3)
+
+
+def test_given_a_gm_adjustment_when_voided_then_refused_use_undo() -> None:
+    t, _ = bleeding_hit()
+    adjust = t.run(c.AdjustHits(combatant=t.ids["T"], amount=-3))[0]
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.Void(target=adjust.originator_version, reason="x"))
+    assert e.value.rule == "VOID"
+    t.run(c.Undo())
+    assert t.who("T")["hits"] == 8
+
+
+def test_given_commands_when_undone_twice_and_redone_then_it_walks_back_and_forward() -> None:
+    t, _ = bleeding_hit()
+    t.run(c.AdjustHits(combatant=t.ids["T"], amount=-3))
+    t.run(c.AdjustHits(combatant=t.ids["T"], amount=-4))
+    assert t.who("T")["hits"] == 1
+    t.run(c.Undo())
+    assert t.who("T")["hits"] == 5
+    t.run(c.Undo())
+    assert t.who("T")["hits"] == 8
+    t.run(c.Redo())
+    assert t.who("T")["hits"] == 5
+    t.run(c.Redo())
+    assert t.who("T")["hits"] == 1
+    with pytest.raises(RuleViolation):
+        t.run(c.Redo())
+
+
+def test_given_any_corrections_then_the_fold_equals_the_fold_without_the_voided() -> None:
+    t, events = bleeding_hit()
+    t.run(c.Void(target=of_type(events, "DamageApplied")[0].originator_version, reason="x"))
+    t.run(c.Undo())
+    history = list(t.encounter.pending_events)
+    streaming = fold(history)
+    clean = fold_without(history, voided_by(history))
+    assert streaming.model_dump() == clean.model_dump()
