@@ -8,7 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import commands as c
+from domain.corrections import fold_without, is_correction, voided_by
 from domain.errors import RuleViolation
+from domain.fold import fold
 from infra.app import Fraylog
 from projections.view import encounter_view, view_of
 from tests.builders import novus_stats
@@ -28,7 +30,19 @@ def play(fraylog: Fraylog, seed: str, choices: list[int]) -> UUID:
     for choice in choices:
         view = encounter_view(fraylog.state(eid))
         step = view["step"]
-        if choice % 7 == 0:
+        if choice % 13 == 0:
+            _try(fraylog, eid, c.Undo())
+        elif choice % 19 == 0:
+            _try(fraylog, eid, c.Redo())
+        elif choice % 17 == 0:
+            history = fraylog.event_log(eid)
+            voided = voided_by(history)
+            rolls = [e.originator_version for e in history
+                     if getattr(e, "rolls", None) or is_correction(e)]
+            rolls = [p for p in rolls if p not in voided]
+            if rolls:
+                _try(fraylog, eid, c.Void(target=rolls[choice % len(rolls)], reason="prop"))
+        elif choice % 7 == 0:
             who = ids[choice % 3]
             fraylog.execute(
                 eid, c.SetCondition(combatant=who, condition="bleeding", rate=1 + choice % 3)
@@ -75,10 +89,17 @@ def play(fraylog: Fraylog, seed: str, choices: list[int]) -> UUID:
     return eid
 
 
+def _try(fraylog: Fraylog, eid: UUID, command: object) -> None:
+    try:
+        fraylog.execute(eid, command)
+    except RuleViolation:  # nothing to undo or redo, or later commands depend on it
+        pass
+
+
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(seed=st.text(min_size=1, max_size=8), choices=st.lists(st.integers(0, 1000), max_size=40))
+@given(seed=st.text(min_size=1, max_size=8), choices=st.lists(st.integers(0, 1000), max_size=60))
 def test_given_any_fight_when_loading_version_n_then_it_equals_the_fold_of_n_events(
     fraylog: Fraylog, seed: str, choices: list[int]
 ) -> None:
@@ -88,6 +109,9 @@ def test_given_any_fight_when_loading_version_n_then_it_equals_the_fold_of_n_eve
     assert [e.originator_version for e in events] == list(range(1, latest + 1))
     for n in range(1, latest + 1):
         assert encounter_view(fraylog.state(eid, n)) == view_of(events[:n]), f"version {n}"
+    # the fold with corrections equals the fold without what they void
+    clean = fold_without(events, voided_by(events))
+    assert encounter_view(fold(events)) == encounter_view(clean)
     fresh = Fraylog(fraylog.settings)  # a cold load (snapshot + events) agrees too
     try:
         assert encounter_view(fresh.state(eid)) == view_of(events)
