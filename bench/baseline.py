@@ -212,17 +212,35 @@ def run(
     replay_rate = events / (sorted(replay)[len(replay) // 2] / 1e9)
     pacer.replays = []
     rows = {
-        "save": Row(backend, "baseline: save one event per save", samples, save_rate,
-                    "saves/s", "save", 1.0),
-        "replay": Row(backend, f"baseline: cold replay of {events:,} events, no snapshots",
-                      replay, replay_rate, "events/s", "replay", 1.0,
-                      "new instance (new connections) each"),
-        "command": Row(backend, "baseline: get (cached) + 1 event + save", cmd_samples,
-                       len(cmd_samples) / (sum(cmd_samples) / 1e9), "cmds/s", "save"),
+        "save": Row(
+            backend, "baseline: save one event per save", samples, save_rate, "saves/s", "save", 1.0
+        ),
+        "replay": Row(
+            backend,
+            f"baseline: cold replay of {events:,} events, no snapshots",
+            replay,
+            replay_rate,
+            "events/s",
+            "replay",
+            1.0,
+            "new instance (new connections) each",
+        ),
+        "command": Row(
+            backend,
+            "baseline: get (cached) + 1 event + save",
+            cmd_samples,
+            len(cmd_samples) / (sum(cmd_samples) / 1e9),
+            "cmds/s",
+            "save",
+        ),
     }
     rows["running"] = Row(
-        backend, "baseline: the same replay on a running instance (cache miss)", running,
-        events / (sorted(running)[len(running) // 2] / 1e9), "events/s", "replay",
+        backend,
+        "baseline: the same replay on a running instance (cache miss)",
+        running,
+        events / (sorted(running)[len(running) // 2] / 1e9),
+        "events/s",
+        "replay",
         note="evicted from the cache; connections warm; interleaved",
     )
     rows["running"].ratio = (rows["running"].rate or 0) / replay_rate
@@ -230,8 +248,12 @@ def run(
     rows["command"].note = alongside(cmd_pair, "saves/s")
     median = sorted(replay_no_assert)[len(replay_no_assert) // 2]
     rows["replay_no_assert"] = Row(
-        backend, "baseline: the same replay, projector without isinstance assert",
-        replay_no_assert, events / (median / 1e9), "events/s", "replay",
+        backend,
+        "baseline: the same replay, projector without isinstance assert",
+        replay_no_assert,
+        events / (median / 1e9),
+        "events/s",
+        "replay",
         note="like fraylog's project_encounter; interleaved",
     )
     rows["replay_no_assert"].ratio = (rows["replay_no_assert"].rate or 0) / replay_rate

@@ -19,16 +19,48 @@ NO_SNAPSHOTS = 10**9  # an interval no encounter reaches
 
 # Two Novus fighters from the demo party, with hits enough for hundreds of attacks.
 FIGHTERS = [
-    ("Brakka", "heroes", {
-        "hits": 10_000, "bonuses": {"str": 2, "dex": 1, "spd": 1, "con": 2, "wil": 1, "wis": 0},
-        "melee_ranks": 8, "shield": "normal", "ar": 6, "first_aid": 3,
-        "weapons": [{"name": "longsword", "dr": 6, "stat": "str", "ranks": 8,
-                     "size": "medium", "damage_type": "slashing"}]}),
-    ("Grukk", "raiders", {
-        "hits": 10_000, "bonuses": {"str": 3, "dex": 0, "spd": 0, "con": 3, "wil": 0, "wis": 0},
-        "melee_ranks": 6, "ar": 4,
-        "weapons": [{"name": "great axe", "dr": 8, "stat": "str", "ranks": 6,
-                     "size": "large", "damage_type": "slashing"}]}),
+    (
+        "Brakka",
+        "heroes",
+        {
+            "hits": 10_000,
+            "bonuses": {"str": 2, "dex": 1, "spd": 1, "con": 2, "wil": 1, "wis": 0},
+            "melee_ranks": 8,
+            "shield": "normal",
+            "ar": 6,
+            "first_aid": 3,
+            "weapons": [
+                {
+                    "name": "longsword",
+                    "dr": 6,
+                    "stat": "str",
+                    "ranks": 8,
+                    "size": "medium",
+                    "damage_type": "slashing",
+                }
+            ],
+        },
+    ),
+    (
+        "Grukk",
+        "raiders",
+        {
+            "hits": 10_000,
+            "bonuses": {"str": 3, "dex": 0, "spd": 0, "con": 3, "wil": 0, "wis": 0},
+            "melee_ranks": 6,
+            "ar": 4,
+            "weapons": [
+                {
+                    "name": "great axe",
+                    "dr": 8,
+                    "stat": "str",
+                    "ranks": 6,
+                    "size": "large",
+                    "damage_type": "slashing",
+                }
+            ],
+        },
+    ),
 ]
 ATTACK_DICE = {"attack": [5, 6]}  # manual faces: 2d10 showing 5 and 6, no explosion
 
@@ -118,9 +150,7 @@ def warm_loads(fraylog: Fraylog, eid: UUID, reps: int, between: Between = _nothi
     return samples
 
 
-def evicted_loads(
-    fraylog: Fraylog, eid: UUID, reps: int, between: Between = _nothing
-) -> list[int]:
+def evicted_loads(fraylog: Fraylog, eid: UUID, reps: int, between: Between = _nothing) -> list[int]:
     """Fraylog.state on a running instance after evicting the encounter from its cache:
     a cache miss with warm database connections (prepared statements and all)."""
     cache = fraylog.repository.cache
@@ -195,8 +225,14 @@ def load_rows(
     def running() -> Paced:
         return Paced(pacer.replay_running, 5)
 
-    def add(what: str, samples: list[int], paced: Paced | None, events_each: float,
-            note: str = "", base: float | None = None) -> float:
+    def add(
+        what: str,
+        samples: list[int],
+        paced: Paced | None,
+        events_each: float,
+        note: str = "",
+        base: float | None = None,
+    ) -> float:
         if paced is not None:
             paced.flush()
             base = pacer.take_replay_rate()
@@ -205,33 +241,71 @@ def load_rows(
         median = sorted(samples)[len(samples) // 2]
         rate = events_each / (median / 1e9)
         pair = alongside(base, "ev/s", how)
-        rows.append(Row(backend, what, samples, rate, "events/s", "replay", rate / base,
-                        f"{note}; {pair}" if note else pair))
+        rows.append(
+            Row(
+                backend,
+                what,
+                samples,
+                rate,
+                "events/s",
+                "replay",
+                rate / base,
+                f"{note}; {pair}" if note else pair,
+            )
+        )
         return base
 
     p = cold()
-    add(f"cold load latest, snapshot every {interval}", cold_loads(settings, snapped, reps, p),
-        p, events, "new instance (new connections); latest is a snapshot")
+    add(
+        f"cold load latest, snapshot every {interval}",
+        cold_loads(settings, snapped, reps, p),
+        p,
+        events,
+        "new instance (new connections); latest is a snapshot",
+    )
     p = cold()
-    add("cold load latest, no snapshots", cold_loads(settings, plain, reps, p), p, events,
-        "new instance (new connections)")
+    add(
+        "cold load latest, no snapshots",
+        cold_loads(settings, plain, reps, p),
+        p,
+        events,
+        "new instance (new connections)",
+    )
     with Fraylog(settings) as fraylog:
         p = running()
-        add("warm load latest: state(id), cached", warm_loads(fraylog, snapped, reps * 2, p), p,
-            events, "cache hit: fast-forward query + deepcopy")
+        add(
+            "warm load latest: state(id), cached",
+            warm_loads(fraylog, snapped, reps * 2, p),
+            p,
+            events,
+            "cache hit: fast-forward query + deepcopy",
+        )
         p = running()
-        add(f"cache miss on a running instance, snapshot every {interval}",
-            evicted_loads(fraylog, snapped, reps, p), p, events,
-            "evicted from the cache; connections warm")
+        add(
+            f"cache miss on a running instance, snapshot every {interval}",
+            evicted_loads(fraylog, snapped, reps, p),
+            p,
+            events,
+            "evicted from the cache; connections warm",
+        )
         p = running()
-        add("cache miss on a running instance, no snapshots",
-            evicted_loads(fraylog, plain, reps, p), p, events,
-            "evicted from the cache; connections warm")
+        add(
+            "cache miss on a running instance, no snapshots",
+            evicted_loads(fraylog, plain, reps, p),
+            p,
+            events,
+            "evicted from the cache; connections warm",
+        )
         for eid, label in ((snapped, f"snapshot every {interval}"), (plain, "no snapshots")):
             p = running()
             samples, versions = past_versions(fraylog, eid, events, reps * 2, rng, p)
-            add(f"state(id, version=N), random N, {label}", samples, p,
-                sum(versions) / len(versions), "rate = mean N / p50")
+            add(
+                f"state(id, version=N), random N, {label}",
+                samples,
+                p,
+                sum(versions) / len(versions),
+                "rate = mean N / p50",
+            )
         p = running()
         total, read, fold = full_folds(fraylog, snapped, reps, p)
         base = add("view_of(list(event_log(id))): full fold", total, p, events)
@@ -275,8 +349,10 @@ def attack_loop(
         t = {}
         for who, foe in ((b, a), (a, b)):
             t0 = clock()
-            out = execute(eid, c.Declare(combatant=who, actions=[
-                c.ActionSpec(kind="melee_attack", target=foe)]))
+            out = execute(
+                eid,
+                c.Declare(combatant=who, actions=[c.ActionSpec(kind="melee_attack", target=foe)]),
+            )
             t[who] = [clock() - t0]
             recorded += _events_in(out)
         for who in (a, b):  # resolution: highest IP first
@@ -301,9 +377,7 @@ def _events_in(out: Any) -> int:
     return len(out.events)
 
 
-def command_rows(
-    backend: str, settings: Settings, n: int, warmup: int, pacer: Pacer
-) -> list[Row]:
+def command_rows(backend: str, settings: Settings, n: int, warmup: int, pacer: Pacer) -> list[Row]:
     with Fraylog(settings) as fraylog:
         eid, a, b = new_fight(fraylog)
         p = Paced(pacer.save, 10)
@@ -315,8 +389,16 @@ def command_rows(
         attacks, per_cmd, per_attack = attack_loop(fraylog.execute, eid, a, b, n, warmup, p)
         p.flush()
         attack_base = pacer.take_save_rate()
-    return command_result_rows(backend, "in-process execute", adjust, adjust_base, attacks,
-                               per_cmd, per_attack, attack_base)
+    return command_result_rows(
+        backend,
+        "in-process execute",
+        adjust,
+        adjust_base,
+        attacks,
+        per_cmd,
+        per_attack,
+        attack_base,
+    )
 
 
 def command_result_rows(
@@ -338,7 +420,12 @@ def command_result_rows(
 
     return [
         row("AdjustHits", adjust, "cmds/s", adjust_base),
-        row("attack (declare + resolve)", attacks, "attacks/s", attack_base,
-            f"2 commands, {per_attack} events"),
+        row(
+            "attack (declare + resolve)",
+            attacks,
+            "attacks/s",
+            attack_base,
+            f"2 commands, {per_attack} events",
+        ),
         row("declare or resolve (each)", per_cmd, "cmds/s", attack_base),
     ]

@@ -49,10 +49,24 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "api.main:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port),
-             "--log-level", "warning", "--no-access-log"],
-            cwd=ROOT, env=server_env(settings), stdout=self._log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "api.main:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+                "--no-access-log",
+            ],
+            cwd=ROOT,
+            env=server_env(settings),
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
         )
 
     def wait_ready(self, timeout: float = 30.0) -> None:
@@ -107,12 +121,14 @@ class HttpFraylog:
         return r.json()
 
     def new_fight(self) -> tuple[UUID, str, str]:
-        created = self._post("/encounters", {"name": "Bench", "ruleset": "novus",
-                                             "dice_source": "manual"}, 201)
+        created = self._post(
+            "/encounters", {"name": "Bench", "ruleset": "novus", "dice_source": "manual"}, 201
+        )
         eid = UUID(created["id"])
         ids = [
-            self._post(f"/encounters/{eid}/combatants",
-                       {"name": name, "side": side, "stats": stats}, 201)["id"]
+            self._post(
+                f"/encounters/{eid}/combatants", {"name": name, "side": side, "stats": stats}, 201
+            )["id"]
             for name, side, stats in FIGHTERS
         ]
         return eid, ids[0], ids[1]
@@ -124,8 +140,9 @@ class HttpFraylog:
         return r.json()
 
     def execute(self, eid: UUID, command: c.CommandBase) -> dict[str, Any]:
-        return self._post(f"/encounters/{eid}/commands",
-                          command.model_dump(mode="json", exclude_none=True), 200)
+        return self._post(
+            f"/encounters/{eid}/commands", command.model_dump(mode="json", exclude_none=True), 200
+        )
 
 
 def http_rows(backend: str, settings: Settings, n: int, warmup: int, pacer: Pacer) -> list[Row]:
@@ -149,9 +166,24 @@ def http_rows(backend: str, settings: Settings, n: int, warmup: int, pacer: Pace
             api.view(eid)
             if i >= warmup:
                 reads.append(clock() - t0)
-    rows = command_result_rows(backend, "HTTP (uvicorn, 1 client)", adjust, adjust_base,
-                               attacks, per_cmd, per_attack, attack_base)
-    rows.append(Row(backend, "HTTP (uvicorn, 1 client): GET /encounters/{id} (view)", reads,
-                    len(reads) / (sum(reads) / 1e9), "reads/s",
-                    note="read path, no ratio: nothing is saved"))
+    rows = command_result_rows(
+        backend,
+        "HTTP (uvicorn, 1 client)",
+        adjust,
+        adjust_base,
+        attacks,
+        per_cmd,
+        per_attack,
+        attack_base,
+    )
+    rows.append(
+        Row(
+            backend,
+            "HTTP (uvicorn, 1 client): GET /encounters/{id} (view)",
+            reads,
+            len(reads) / (sum(reads) / 1e9),
+            "reads/s",
+            note="read path, no ratio: nothing is saved",
+        )
+    )
     return rows

@@ -20,10 +20,20 @@ def code_version() -> str:
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, check=True,
-                              capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=root, check=True, capture_output=True, text=True).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=root,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown (no git)"
     return f"{head} (with uncommitted changes)" if dirty.strip() else head
@@ -81,8 +91,16 @@ def _fmt_ratio(r: Row) -> str:
 
 
 def cells(r: Row) -> list[str]:
-    return [r.backend, r.what, str(r.n), f"{r.p50_ms:.2f}", f"{r.p99_ms:.2f}", _fmt_rate(r),
-            _fmt_ratio(r), r.note]
+    return [
+        r.backend,
+        r.what,
+        str(r.n),
+        f"{r.p50_ms:.2f}",
+        f"{r.p99_ms:.2f}",
+        _fmt_rate(r),
+        _fmt_ratio(r),
+        r.note,
+    ]
 
 
 def print_table(rows: list[Row], title: str) -> None:
@@ -107,15 +125,18 @@ def print_table(rows: list[Row], title: str) -> None:
 
 
 def markdown_table(rows: list[Row]) -> str:
-    out = ["| " + " | ".join(HEADERS) + " |",
-           "|" + "|".join([":--", ":--", "--:", "--:", "--:", "--:", "--:", ":--"]) + "|"]
+    out = [
+        "| " + " | ".join(HEADERS) + " |",
+        "|" + "|".join([":--", ":--", "--:", "--:", "--:", "--:", "--:", ":--"]) + "|",
+    ]
     for r in rows:
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(r)) + " |")
     return "\n".join(out)
 
 
-def markdown(rows: list[Row], machine: dict[str, str], run: dict[str, Any],
-             notes: list[str]) -> str:
+def markdown(
+    rows: list[Row], machine: dict[str, str], run: dict[str, Any], notes: list[str]
+) -> str:
     info = "\n".join(f"- {k}: {v}" for k, v in machine.items())
     params = "\n".join(f"- {k}: {v}" for k, v in run.items())
     extra = "\n".join(f"- {n}" for n in notes)
@@ -176,8 +197,8 @@ itself; run it again to refresh them. Options: `--events`, `--commands`, `--reps
   database connections, whose first statements are prepared (the instance's construction is
   not timed). "Cache miss on a running instance" evicts the encounter from the cache of an
   instance that keeps its connections, as when the LRU cache drops it. "Warm" means the
-  cache already holds the encounter's latest version. `state(id, version=N)` also loads the
-  latest version first (a cache hit here).
+  cache already holds the encounter's latest version. `state(id, version=N)` loads that version
+  directly (nearest snapshot at or below N, then the events after it).
 - Command rows time `Fraylog.execute` (or one HTTP request) per command, after a warm-up;
   the rate is commands ÷ the sum of their latencies (single client, nothing concurrent).
   An attack is `Declare` + `Resolve` of one combatant with manual dice

@@ -26,27 +26,50 @@ SCHEMA = "fraylog_bench"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--events", type=int, default=1000,
-                   help="length of the encounters and of the baseline aggregate (default 1000)")
-    p.add_argument("--commands", type=int, default=300,
-                   help="timed commands per command benchmark (default 300)")
-    p.add_argument("--reps", type=int, default=20,
-                   help="loads and folds per row; warm loads and past versions use 2x "
-                        "(default 20)")
+    p = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--events",
+        type=int,
+        default=1000,
+        help="length of the encounters and of the baseline aggregate (default 1000)",
+    )
+    p.add_argument(
+        "--commands",
+        type=int,
+        default=300,
+        help="timed commands per command benchmark (default 300)",
+    )
+    p.add_argument(
+        "--reps",
+        type=int,
+        default=20,
+        help="loads and folds per row; warm loads and past versions use 2x (default 20)",
+    )
     p.add_argument("--warmup", type=int, default=10, help="untimed commands first (default 10)")
     p.add_argument("--no-postgres", action="store_true", help="SQLite only")
     p.add_argument("--no-http", action="store_true", help="skip the uvicorn rows")
     p.add_argument("--postgres-url", default=DEFAULT_URL, help=f"default {DEFAULT_URL}")
-    p.add_argument("--schema", default=SCHEMA,
-                   help=f"PostgreSQL schema, dropped at start and end (default {SCHEMA})")
-    p.add_argument("--docs", default=str(ROOT / "docs" / "performance.md"),
-                   help="markdown file to write ('' to skip; default docs/performance.md)")
+    p.add_argument(
+        "--schema",
+        default=SCHEMA,
+        help=f"PostgreSQL schema, dropped at start and end (default {SCHEMA})",
+    )
+    p.add_argument(
+        "--docs",
+        default=str(ROOT / "docs" / "performance.md"),
+        help="markdown file to write ('' to skip; default docs/performance.md)",
+    )
     p.add_argument("--json", default="", help="also write the raw samples to this JSON file")
-    p.add_argument("--profile", action="store_true",
-                   help="afterwards, cProfile an in-process command loop and a cold load on "
-                        "SQLite and print the top functions (not written to the docs)")
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="afterwards, cProfile an in-process command loop and a cold load on "
+        "SQLite and print the top functions (not written to the docs)",
+    )
     p.add_argument("--seed", type=int, default=7, help="seed of the random past versions")
     args = p.parse_args(argv)
     if args.events < 10:
@@ -54,8 +77,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if args.commands < 2:
         p.error("--commands must be at least 2")
     if "bench" not in args.schema:
-        p.error("--schema is dropped with CASCADE at start and end: its name must contain "
-                "'bench'")
+        p.error("--schema is dropped with CASCADE at start and end: its name must contain 'bench'")
     return args
 
 
@@ -108,14 +130,14 @@ def run_backend(
 ) -> list[Row]:
     t0 = time.monotonic()
     log(f"[{backend}] baseline: eventsourcing alone ...")
-    base, info, pacer = baseline.run(backend, baseline_env, args.events, args.reps,
-                                     args.commands)
+    base, info, pacer = baseline.run(backend, baseline_env, args.events, args.reps, args.commands)
     try:
         rows = [base[k] for k in ("save", "replay", "replay_no_assert", "running", "command")]
 
         log(f"[{backend}] fraylog: building two {args.events}-event encounters, loading them ...")
-        loads, built = fraylog_runs.load_rows(backend, settings, args.events, args.reps, pacer,
-                                              args.seed)
+        loads, built = fraylog_runs.load_rows(
+            backend, settings, args.events, args.reps, pacer, args.seed
+        )
         rows += loads
 
         log(f"[{backend}] fraylog: in-process commands ...")
@@ -174,9 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         "Command": " ".join(["python -m bench", *(sys.argv[1:] if argv is None else argv)]),
         "Encounter / aggregate length": f"{args.events:,} events",
         "Timed commands per command row": f"{args.commands} (after {args.warmup} warm-up)",
-        "Loads and folds per row": (
-            f"{args.reps} (warm loads and past versions: {2 * args.reps})"
-        ),
+        "Loads and folds per row": (f"{args.reps} (warm loads and past versions: {2 * args.reps})"),
         "Snapshot interval": str(Settings().snapshot_interval),
         "Total run time": f"{elapsed:.0f} s",
     }
@@ -191,9 +211,17 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text(report.markdown(rows, machine, run_info, notes))
         print(f"wrote {path}")
     if args.json:
-        Path(args.json).write_text(json.dumps(
-            {"machine": machine, "run": run_info, "notes": notes,
-             "rows": [asdict(r) for r in rows]}, indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "machine": machine,
+                    "run": run_info,
+                    "notes": notes,
+                    "rows": [asdict(r) for r in rows],
+                },
+                indent=1,
+            )
+        )
     if args.profile:
         from bench.profile import profile
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from domain.dice import derived_face
 
 BASE_FIELDS = frozenset(
     {
@@ -98,3 +100,73 @@ def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
             )
         previous = expected
     return ChainReport(True, count)
+
+
+@dataclass
+class DiceReport:
+    """What re-deriving the seeded and server faces of a log found."""
+
+    checked: int = 0  # faces re-derived and equal
+    manual: int = 0  # faces the table typed in: nothing to prove
+    unrevealed: int = 0  # server faces whose secret is not revealed yet
+    inherited: int = 0  # a fork's copied faces: proven by the encounter it came from
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    bad_reveals: list[int] = field(default_factory=list)  # secrets that miss their commitment
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.bad_reveals
+
+
+def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
+    """Re-derive every seeded and server face (domain.dice.derived_face, keyed by the
+    command's position, the roll name and the face's ordinal) and compare."""
+    recs = list(records)
+    report = DiceReport()
+    seed: bytes | None = None
+    inherited_until = 0
+    secrets: dict[int, bytes] = {}  # epoch -> revealed secret
+    epoch_starts = [1]  # epoch e covers positions from epoch_starts[e]
+    for rec in recs:
+        data = rec["data"]
+        if rec["type"] == "EncounterCreated":
+            seed = data["seed"].encode() if data.get("seed") else None
+            if data.get("forked_from"):
+                inherited_until = int(data["forked_from"]["at"])
+        elif rec["type"] == "DiceSecretRevealed":
+            secret = bytes.fromhex(data["secret"])
+            if hashlib.sha256(secret).hexdigest() != data["commitment"]:
+                report.bad_reveals.append(rec["position"])
+            secrets[data["epoch"]] = secret
+            if data.get("next_commitment"):
+                epoch_starts.append(rec["position"] + 1)
+    for rec in recs:
+        for name, roll in (rec["data"].get("rolls") or {}).items():
+            faces, source = roll["faces"], roll["source"]
+            if source == "manual":
+                report.manual += len(faces)
+                continue
+            if rec["position"] <= inherited_until:
+                report.inherited += len(faces)
+                continue
+            epoch = max(e for e, start in enumerate(epoch_starts) if start <= rec["position"])
+            secret = seed if source == "seeded" else secrets.get(epoch)
+            if secret is None:
+                report.unrevealed += len(faces)
+                continue
+            for n, face in enumerate(faces):
+                sides = roll["sides"][n]
+                expected = derived_face(secret, f"{rec['command']}/{name}/{n}", sides)
+                if expected != face:
+                    report.mismatches.append(
+                        {
+                            "position": rec["position"],
+                            "roll": name,
+                            "die": n + 1,
+                            "face": face,
+                            "expected": expected,
+                        }
+                    )
+                else:
+                    report.checked += 1
+    return report

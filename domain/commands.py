@@ -233,6 +233,19 @@ class Redo(CommandBase):
     reason: str = Field(default="redo", max_length=500)
 
 
+class RevealDice(CommandBase):
+    """Reveal the server dice secret now; later rolls use a fresh committed secret."""
+
+    type: Literal["reveal_dice"] = "reveal_dice"
+
+
+class EndEncounter(CommandBase):
+    """End the encounter: its server dice secret is revealed; nothing more is played."""
+
+    type: Literal["end_encounter"] = "end_encounter"
+    reason: str = Field(default="the fight is over", max_length=500)
+
+
 Command = Annotated[
     RollInitiative
     | Declare
@@ -249,6 +262,8 @@ Command = Annotated[
     | ClearModifier
     | Void
     | Undo
-    | Redo,
+    | Redo
+    | RevealDice
+    | EndEncounter,
     Field(discriminator="type"),
 ]

@@ -54,11 +54,20 @@ class Roll:
         """Faces in the order drawn, as a `dice` object names them."""
         return list(self.drawn) if self.drawn else [f for d in self.dice for f in d.chain]
 
+    @property
+    def sides(self) -> list[int]:
+        """The sides of each face, in the order drawn (all a roll's dice alike unless the
+        rule that drew them says otherwise)."""
+        if self.drawn:
+            return [self.dice[0].sides] * len(self.drawn)
+        return [d.sides for d in self.dice for _ in d.chain]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "expression": self.expression,
             "source": self.source,
             "faces": self.faces,
+            "sides": self.sides,
             "dice": [d.to_dict() for d in self.dice],
             "dice_total": self.dice_total,
             "modifiers": dict(self.modifiers),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID, uuid4
@@ -86,6 +87,7 @@ class Encounter(Aggregate):
         return get_rule_system(self.state.ruleset)
 
     def add_combatant(self, name: str, side: str, stats: dict[str, Any], actor: str = GM) -> str:
+        self._refuse_if_ended()
         if any(c.name == name for c in self.state.combatants.values()):
             raise RuleViolation(
                 "COMBATANT",
@@ -110,6 +112,7 @@ class Encounter(Aggregate):
 
     def execute(self, command: BaseModel, dice: DiceSource, actor: str = GM) -> None:
         """Run a command of the rule system; its events are pending on the aggregate."""
+        self._refuse_if_ended()
 
         first = self.version + 1
 
@@ -118,6 +121,49 @@ class Encounter(Aggregate):
 
         self.rules.execute(Context(lambda: self.state, record, dice), command)
         dice.finish()
+
+    def reveal_dice(
+        self,
+        secret: bytes,
+        next_commitment: str | None,
+        actor: str = GM,
+        *,
+        ending: str | None = None,
+    ) -> None:
+        """Reveal the secret of the epoch in use (it must match its commitment); end the
+        encounter with it when `ending` gives the reason."""
+        self._refuse_if_ended()
+        commitment = hashlib.sha256(secret).hexdigest()
+        if commitment != self.state.dice_commitment:
+            raise RuleViolation("DICE", "the secret does not match the committed SHA-256")
+        first = self.version + 1
+        if ending is not None:
+            self.record(ev.EncounterEnded, actor=actor, cause=None, command=first, reason=ending)
+        self.record(
+            ev.DiceSecretRevealed,
+            actor=actor,
+            cause=None,
+            command=first,
+            epoch=self.state.dice_epoch,
+            secret=secret.hex(),
+            commitment=commitment,
+            next_commitment=next_commitment,
+        )
+
+    def commit_dice(self, commitment: str, actor: str = GM) -> None:
+        """Commit a fresh secret for the epoch in use (a fork's own, after its copied past)."""
+        self.record(
+            ev.DiceCommitted,
+            actor=actor,
+            cause=None,
+            command=self.version + 1,
+            epoch=self.state.dice_epoch,
+            commitment=commitment,
+        )
+
+    def _refuse_if_ended(self) -> None:
+        if self.state.ended:
+            raise RuleViolation("ENDED", "the encounter has ended; only corrections remain")
 
     def correct(self, command: Void | Undo | Redo, history: Sequence[Any], actor: str = GM) -> None:
         """Void, undo or redo: record a correction whose changes make the state the fold of

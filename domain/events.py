@@ -205,6 +205,26 @@ class CommandRedone(Correction):
     """The last undo voided, so what it undid counts again."""
 
 
+class DiceSecretRevealed(EncounterEvent):
+    """The server dice secret of an epoch, revealed; `next_commitment` opens the next epoch."""
+
+    epoch: int
+    secret: str  # hex
+    commitment: str
+    next_commitment: str | None
+
+
+class DiceCommitted(EncounterEvent):
+    """A fresh server dice secret committed (a fork's own secret, after the copied history)."""
+
+    epoch: int
+    commitment: str
+
+
+class EncounterEnded(EncounterEvent):
+    reason: str
+
+
 class RoundEnded(EncounterEvent):
     round: int
     lost_actions: list[str]

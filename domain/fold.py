@@ -45,6 +45,8 @@ def evolve(state: EncounterState | None, event: Any) -> EncounterState:
             seed=event.seed,
             options=dict(event.options),
             created_at=event.timestamp.isoformat(),
+            dice_commitment=event.dice_commitment,
+            forked_from=event.forked_from,
         )
     else:
         assert state is not None, f"{kind} before EncounterCreated"
@@ -253,6 +255,23 @@ def _modifier_set(state: EncounterState, e: Any) -> None:
 def _modifier_cleared(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     who.effects = [x for x in who.effects if x.name != e.name]
+
+
+@_on("DiceSecretRevealed")
+def _dice_secret_revealed(state: EncounterState, e: Any) -> None:
+    state.dice_epoch = e.epoch + 1
+    state.dice_commitment = e.next_commitment
+
+
+@_on("DiceCommitted")
+def _dice_committed(state: EncounterState, e: Any) -> None:
+    state.dice_epoch = e.epoch
+    state.dice_commitment = e.commitment
+
+
+@_on("EncounterEnded")
+def _encounter_ended(state: EncounterState, e: Any) -> None:
+    state.ended = True
 
 
 @_on("RollVoided")

@@ -138,6 +138,10 @@ class EncounterState(BaseModel):
     declared: list[str] = Field(default_factory=list)
     pending_boons: PendingPoints | None = None
     pending_snags: PendingPoints | None = None
+    dice_epoch: int = 0  # server dice secrets revealed so far
+    dice_commitment: str | None = None  # SHA-256 of the secret now in use
+    forked_from: dict[str, Any] | None = None
+    ended: bool = False
 
     def combatant(self, combatant_id: str) -> CombatantState:
         try:

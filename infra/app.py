@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoding
 from eventsourcing.utils import get_topic
 
 from domain import events as ev
-from domain.commands import DiceSourceName, Redo, Undo, Void
+from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo, Void
 from domain.encounter import GM, Encounter, project_encounter
 from domain.errors import DomainError
 from domain.state import EncounterState
 from infra.dice import dice_for
+from infra.secrets import SecretStore
 from infra.settings import Settings
 
 
@@ -66,6 +67,7 @@ class Fraylog(Application[UUID]):
         if self.settings.backend == "postgres" and self.settings.postgres_schema:
             ensure_schema(self.settings)
         super().__init__(env=self.settings.eventsourcing_env())
+        self.secrets = SecretStore(self.settings)
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -80,7 +82,17 @@ class Fraylog(Application[UUID]):
         seed: str | None = None,
         actor: str = GM,
     ) -> Recorded:
-        encounter = Encounter.start(name, ruleset, dice_source, seed, actor=actor)
+        encounter_id = uuid4()
+        commitment = self.secrets.commit(encounter_id, 0)  # kept before anything is recorded
+        encounter = Encounter.start(
+            name,
+            ruleset,
+            dice_source,
+            seed,
+            actor=actor,
+            encounter_id=encounter_id,
+            dice_commitment=commitment,
+        )
         return self._save(encounter)
 
     def add_combatant(
@@ -99,12 +111,29 @@ class Fraylog(Application[UUID]):
     def execute(self, encounter_id: UUID, command: Any) -> Recorded:
         encounter = self._load(encounter_id, command.expected_version)
         actor = command.actor or GM
+        state = encounter.state
         if isinstance(command, Void | Undo | Redo):
             encounter.correct(command, list(self.events.get(encounter_id)), actor=actor)
+        elif isinstance(command, RevealDice | EndEncounter):
+            ending = command.reason if isinstance(command, EndEncounter) else None
+            following = None if ending else self.secrets.commit(encounter_id, state.dice_epoch + 1)
+            encounter.reveal_dice(
+                self._secret(encounter_id, state), following, actor, ending=ending
+            )
         else:
-            dice = dice_for(encounter.state, command.dice, command.dice_source)
+            dice = dice_for(
+                state, command.dice, command.dice_source, lambda: self._secret(encounter_id, state)
+            )
             encounter.execute(command, dice, actor=actor)
         return self._save(encounter)
+
+    def _secret(self, encounter_id: UUID, state: EncounterState) -> bytes:
+        try:
+            return self.secrets.get(encounter_id, state.dice_epoch)
+        except LookupError:
+            raise DomainError(
+                "DICE", "this encounter has no server dice secret for its current epoch"
+            ) from None
 
     def _load(self, encounter_id: UUID, expected_version: int | None) -> Encounter:
         encounter = self.encounter(encounter_id)

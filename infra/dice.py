@@ -1,30 +1,24 @@
-"""Dice sources that need the operating system or the encounter's settings."""
+"""The dice of one command: the table's faces, a public seed, or the committed server secret."""
 
 from __future__ import annotations
 
-import secrets
+from collections.abc import Callable
 
 from domain.dice import DerivedDice, DiceSource, ManualDice, MixedDice
 from domain.errors import RuleViolation
 from domain.state import EncounterState
 
 
-class ServerDice:
-    """Cryptographically strong faces from the operating system."""
-
-    name = "server"
-
-    def face(self, roll: str, sides: int) -> int:
-        return secrets.randbelow(sides) + 1
-
-    def finish(self) -> None:
-        return None
-
-
 def dice_for(
-    state: EncounterState, manual: dict[str, list[int]] | None, source: str | None
+    state: EncounterState,
+    manual: dict[str, list[int]] | None,
+    source: str | None,
+    server_secret: Callable[[], bytes],
 ) -> DiceSource:
-    """The dice of one command: the table's faces where given, else the chosen source."""
+    """Manual faces where given; the rest from the chosen source. Seeded and server faces are
+    HMAC-SHA256 derivations (domain.dice.derived_face) keyed by the command's position, the
+    roll name and the face's ordinal, so anyone holding the seed or the revealed secret can
+    re-derive them."""
     name = source or state.dice_source
     fallback: DiceSource | None
     if name == "manual":
@@ -34,5 +28,5 @@ def dice_for(
             raise RuleViolation("DICE", "this encounter has no seed", field="dice_source")
         fallback = DerivedDice("seeded", state.seed.encode(), state.version + 1)
     else:
-        fallback = ServerDice()
+        fallback = DerivedDice("server", server_secret(), state.version + 1)
     return MixedDice(ManualDice(manual or {}), fallback)

@@ -47,9 +47,11 @@ class Settings:
         return f"SQLite file {self.sqlite_path}"
 
     def eventsourcing_env(self) -> dict[str, str]:
-        env = {"IS_SNAPSHOTTING_ENABLED": "y"}
-        if self.cache_size:
-            env["AGGREGATE_CACHE_MAXSIZE"] = str(self.cache_size)
+        # "" switches the cache off, whatever the process environment says
+        env = {
+            "IS_SNAPSHOTTING_ENABLED": "y",
+            "AGGREGATE_CACHE_MAXSIZE": str(self.cache_size) if self.cache_size else "",
+        }
         if not self.database_url:
             env.update(
                 PERSISTENCE_MODULE="eventsourcing.sqlite",

@@ -98,7 +98,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("AttackRolled")
 def _(e: Any, s: EncounterState) -> str:
-    roll = e.rolls["attack"]
+    (roll,) = e.rolls.values()  # "attack", or "friend_attack" for a Snag
     outcome = (
         f"hit by {e.margin}, {e.boon_points} Boon Point(s)"
         if e.hit
@@ -230,6 +230,25 @@ def _(e: Any, s: EncounterState) -> str:
     }[type(e).__name__]
     what = ", ".join(str(p) for p in e.cascade)
     return f"{e.actor.upper() if e.actor == 'gm' else e.actor} {verb}: events {what} ({e.reason})."
+
+
+@_line("DiceSecretRevealed")
+def _(e: Any, s: EncounterState) -> str:
+    more = " A fresh secret is committed for the rolls to come." if e.next_commitment else ""
+    return (
+        f"Server dice secret {e.epoch} revealed: {e.secret} (SHA-256 {e.commitment[:16]}…, "
+        f"as committed).{more}"
+    )
+
+
+@_line("DiceCommitted")
+def _(e: Any, s: EncounterState) -> str:
+    return f"Server dice secret {e.epoch} committed: SHA-256 {e.commitment[:16]}…."
+
+
+@_line("EncounterEnded")
+def _(e: Any, s: EncounterState) -> str:
+    return f"The encounter ends ({e.reason})."
 
 
 @_line("RoundEnded")

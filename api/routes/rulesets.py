@@ -6,13 +6,14 @@ from typing import Any, Literal
 
 from fastapi import APIRouter
 
-from api.routes.encounters import ERRORS
+from api.problems import PROBLEM
+from api.schemas import Problem
 from domain.rulesystems import get_rule_system
 
 router = APIRouter(prefix="/rulesets", tags=["rulesets"])
 
 
-@router.get("/{name}", responses=ERRORS)
+@router.get("/{name}", responses={422: {"model": Problem, "content": {PROBLEM: {}}}})
 async def describe_ruleset(name: Literal["novus", "phantasia", "wits"]) -> dict[str, Any]:
     """A rule system's stats schema, action catalogue with AP costs, conditions and tables."""
     return get_rule_system(name).describe()

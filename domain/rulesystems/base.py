@@ -150,9 +150,9 @@ class RuleSystem(ABC):
             )
         handler(ctx, command)
 
-    def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> None:
+    def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> int:
         who = ctx.state.combatant(cmd.combatant)
-        ctx.emit(
+        return ctx.emit(
             ev.HitsAdjusted,
             combatant=who.id,
             amount=cmd.amount,

@@ -220,10 +220,14 @@ def check_budget(kinds: list[ActionKind], costs: list[int], budget: int, hasted:
         )
     if total <= budget:
         return Budget(budget, costs, total, 0)
-    if len(costs) == 1 and kinds[0].kind not in (
-        "move",
-        "run",
-    ):  # NOV-DECL-3/-4 (Default NOV-AMB-10): alone, it spills over
+    if len(costs) == 1 and kinds[0].kind in ("move", "run"):
+        raise RuleViolation(
+            "NOV-DECL-3",
+            f"a move costs {total} AP but only {budget} are "
+            "available this round; a move does not carry into the next",
+            field="actions",
+        )
+    if len(costs) == 1:  # NOV-DECL-3/-4 (Default NOV-AMB-10): alone, it spills over
         return Budget(budget, costs, budget, total - budget)
     raise RuleViolation(
         "NOV-DECL-3",

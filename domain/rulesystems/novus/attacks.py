@@ -293,7 +293,7 @@ def apply_hit(
         )
     # NOV-COND-2: Daze Foe lasts 1 round; dazes do not stack, the longest count stays
     dazed = target.conditions.get("dazed")
-    if "daze_foe" in names and (dazed is None or (dazed.count is not None and dazed.count < 1)):
+    if "daze_foe" in names and dazed is None:
         ctx.apply_condition(target.id, "dazed", "Daze Foe", cause=cause, count=1)
     if "knock_prone" in names:  # NOV-COND-4
         ctx.apply_condition(target.id, "prone", "Knock Prone", cause=cause)

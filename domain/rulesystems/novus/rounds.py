@@ -73,6 +73,10 @@ def is_blocked(state: EncounterState, action: ActionState) -> str | None:
         return "NOV-COND-3: stunned, his declared actions do not resolve"
     if who.hits <= 0 and not (action.kind == "first_aid" and action.target == who.id):
         return "NOV-HITS-3: helpless, he can only try to stabilise himself"
+    if action.weapon is not None and who.has("disarmed"):
+        weapon = next((w for w in who.stats.get("weapons", []) if w["name"] == action.weapon), {})
+        if weapon.get("kind") != "unarmed":
+            return "NOV-BOON-2: disarmed (Disarm Foe), his weapon is gone"
     target = state.combatants.get(action.target or "")
     if action.weapon is not None and target is not None and is_dead(target):
         return f"NOV-HITS-5: {target.name}, his target, is dead"

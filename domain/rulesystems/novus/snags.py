@@ -67,7 +67,12 @@ def record(
                     "NOV-SNAG-2", "name the nearest friend to be hit (target)", field="snags.target"
                 )
             friend = ctx.state.combatant(spec.target)
-            if friend.side != ctx.state.combatants[pending.combatant].side:
+            roller = ctx.state.combatants[pending.combatant]
+            if friend.id == roller.id or combat.is_dead(friend):
+                raise RuleViolation(
+                    "NOV-SNAG-2", "the nearest friend is someone else, alive", field="snags.target"
+                )
+            if friend.side != roller.side:
                 raise RuleViolation(
                     "NOV-SNAG-2", f"{friend.name} is not on the roller's side", field="snags.target"
                 )

@@ -50,6 +50,9 @@ class NovusRules(RuleSystem):
     def catalogue(self) -> list[dict[str, Any]]:
         return [
             {
+                "needs_target": k.needs_target,
+                "weapon_kinds": list(act.ATTACK_WEAPONS.get(k.kind, ())),
+                "ap_by_weapon_size": act.MELEE_AP if k.kind == "melee_attack" else None,
                 "kind": k.kind,
                 "label": k.label,
                 "ap": k.ap,
@@ -97,10 +100,10 @@ class NovusRules(RuleSystem):
         attacks.spend_snags(ctx, ctx.state.pending_snags, cmd.snags)
 
     def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> None:
-        super().on_adjust_hits(ctx, cmd)
+        pos = super().on_adjust_hits(ctx, cmd)
         who = ctx.state.combatants[cmd.combatant]
         if who.hits > 0 and who.has("stabilised"):  # NOV-HITS-4: stable only while down
-            ctx.clear_condition(who.id, "stabilised", "hits above 0 again")
+            ctx.clear_condition(who.id, "stabilised", "hits above 0 again", cause=pos)
 
     def on_end_round(self, ctx: Context, cmd: c.EndRound) -> None:
         rounds.end_round(ctx, cmd)
