@@ -80,3 +80,134 @@ def demo(
             state,
         )
     console.print(table)
+
+
+def _records_from_file(path: Path) -> list[dict]:
+    """The records of an NDJSON or CSV export, as written (edited or not)."""
+    import csv
+    import json
+
+    from projections.export import record_from_csv
+
+    text = path.read_text(encoding="utf-8")
+    if text.startswith("position,"):
+        return [record_from_csv(row) for row in csv.DictReader(text.splitlines())]
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@app.command()
+def verify(
+    source: Annotated[
+        str,
+        typer.Argument(
+            help="An NDJSON or CSV export file, or an encounter id in the configured store."
+        ),
+    ],
+) -> None:
+    """Recompute the hash chain and re-derive the seeded and revealed server dice."""
+    from uuid import UUID
+
+    from projections.audit import verification
+
+    path = Path(source)
+    if path.exists():
+        try:
+            report = verification(_records_from_file(path))
+        except (ValueError, KeyError, TypeError) as e:
+            console.print(f"[red]not a fraylog export: {e}[/red]")
+            raise typer.Exit(2) from None
+    else:
+        from infra.app import Fraylog
+
+        with Fraylog(Settings.from_env()) as fraylog:
+            report = fraylog.verify(UUID(source))
+    chain, dice = report["chain"], report["dice"]
+    if chain["ok"]:
+        console.print(f"hash chain: [green]intact[/green] over {chain['events']} events")
+    else:
+        console.print(
+            f"hash chain: [red]broken at position {chain['broken_at']}[/red] ({chain['reason']})"
+        )
+    if dice is not None:
+        status = "[green]all match[/green]" if dice["ok"] else "[red]MISMATCH[/red]"
+        console.print(
+            f"dice: {status}: {dice['checked']} faces re-derived, {dice['manual']} "
+            f"manual, {dice['unrevealed']} awaiting the secret's reveal, "
+            f"{dice['inherited']} proven by the encounter forked from"
+        )
+        for m in dice["mismatches"]:
+            console.print(
+                f"  position {m['position']} roll {m['roll']} die {m['die']}: "
+                f"{m['face']}, derived {m['expected']}"
+            )
+        for p in dice["bad_reveals"]:
+            console.print(f"  position {p}: the revealed secret does not match its commitment")
+    raise typer.Exit(0 if report["ok"] else 1)
+
+
+@app.command()
+def export(
+    encounter: Annotated[str, typer.Argument(help="Encounter id.")],
+    format: Annotated[str, typer.Option(help="ndjson or csv.")] = "ndjson",
+    until: Annotated[int | None, typer.Option(help="Only events up to N.")] = None,
+) -> None:
+    """Write an encounter's events as NDJSON or CSV to standard output."""
+    import sys
+    from uuid import UUID
+
+    from infra.app import Fraylog
+    from projections.export import csv_lines, ndjson_lines
+
+    lines = csv_lines if format == "csv" else ndjson_lines
+    with Fraylog(Settings.from_env()) as fraylog:
+        for line in lines(fraylog.event_log(UUID(encounter), until)):
+            sys.stdout.write(line)
+
+
+@app.command()
+def replay(
+    encounter: Annotated[str, typer.Argument(help="Encounter id.")],
+    until: Annotated[int | None, typer.Option(help="Stop at version N.")] = None,
+    step: Annotated[bool, typer.Option(help="Wait for Enter between events.")] = False,
+) -> None:
+    """Replay a fight round by round: each event's line, hits after each round, voided
+    events struck through."""
+    from uuid import UUID
+
+    from infra.app import Fraylog
+    from projections.replay import rounds_of
+
+    with Fraylog(Settings.from_env()) as fraylog:
+        events = fraylog.event_log(UUID(encounter), until)
+    for chunk in rounds_of(events):
+        console.rule(f"Round {chunk['round']}")
+        for line in chunk["lines"]:
+            style = "strike dim" if line["voided_by"] else None
+            note = f" [dim](voided by {line['voided_by']})[/dim]" if line["voided_by"] else ""
+            console.print(
+                f"[dim]{line['position']:>4}[/dim] {escape(line['text'])}{note}",
+                style=style,
+                highlight=False,
+            )
+            if step:
+                input()
+        console.print(_hits_table(chunk["combatants"]))
+
+
+def _hits_table(combatants: list[dict]) -> Table:
+    table = Table(show_header=True, box=None)
+    for column in ("Combatant", "Hits", "", "Bleeding", "Daze", "Stun"):
+        table.add_column(column)
+    for c in combatants:
+        share = max(0, min(1, c["hits"] / c["max_hits"])) if c["max_hits"] else 0
+        bar = "█" * round(share * 20) + "░" * (20 - round(share * 20))
+        colour = "green" if share > 0.5 else "yellow" if share > 0.25 else "red"
+        table.add_row(
+            c["name"],
+            f"{c['hits']}/{c['max_hits']}",
+            f"[{colour}]{bar}[/{colour}]",
+            str(c["bleeding"]),
+            str(c["daze_count"]),
+            str(c["stun_count"]),
+        )
+    return table

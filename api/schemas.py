@@ -138,10 +138,38 @@ class LogLine(BaseModel):
     type: str
     actor: str
     text: str
+    voided_by: int | None = Field(default=None, description="The correction that voids it.")
 
 
 class NarrativeLog(BaseModel):
     lines: list[LogLine]
+
+
+class ForkCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    at: int = Field(ge=1, description="Copy the first `at` events (voids as of `at`).")
+    name: str = Field(min_length=1, max_length=120)
+    actor: str | None = Field(default=None, max_length=100)
+
+
+class VersionDiff(BaseModel):
+    from_: int = Field(alias="from", serialization_alias="from")
+    to: int
+    encounter: dict[str, list[Any]] = Field(description="round or step: [before, after].")
+    combatants: dict[str, dict[str, Any]] = Field(
+        description="Per combatant id: name and changes {field: [before, after]}."
+    )
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class Verification(BaseModel):
+    ok: bool
+    chain: dict[str, Any] = Field(description="ok, events, broken_at (position), reason.")
+    dice: dict[str, Any] | None = Field(
+        description="checked, manual, unrevealed, inherited, mismatches, bad_reveals, ok."
+    )
 
 
 class Problem(BaseModel):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -73,11 +74,19 @@ class Encounter(Aggregate):
         actor: str,
         cause: int | None,
         command: int,
+        timestamp: datetime | None = None,
         **data: Any,
     ) -> Any:
-        """Trigger an event, stamped with its time and chained hash; return it."""
+        """Trigger an event, stamped with its time (now, unless given) and chained hash."""
         stamped = _stamped(
-            event_class, self.last_hash, self.version + 1, actor, cause, command, audit.plain(data)
+            event_class,
+            self.last_hash,
+            self.version + 1,
+            actor,
+            cause,
+            command,
+            audit.plain(data),
+            timestamp,
         )
         self.trigger_event(event_class, **stamped)
         return self.pending_events[-1]
@@ -149,6 +158,46 @@ class Encounter(Aggregate):
             commitment=commitment,
             next_commitment=next_commitment,
         )
+
+    @classmethod
+    def fork(
+        cls,
+        history: Sequence[Any],
+        at: int,
+        name: str,
+        encounter_id: UUID,
+        commit: Callable[[int], str],
+        actor: str = GM,
+    ) -> Encounter:
+        """A new encounter whose history is the first `at` events of another (corrections as
+        of `at` included), its origin recorded in its first event and its own dice secret
+        committed after the copied past (`commit(epoch)` keeps a secret, returns its hash)."""
+        if not 1 <= at <= len(history):
+            raise RuleViolation("FORK", f"fork at a position from 1 to {len(history)}", field="at")
+        first = history[0]
+        fork = cls.start(
+            name,
+            first.ruleset,
+            first.dice_source,
+            first.seed,
+            first.options,
+            actor,
+            encounter_id=encounter_id,
+            dice_commitment=first.dice_commitment,
+            forked_from={"encounter": str(first.originator_id), "at": at, "name": first.name},
+        )
+        for event in history[1:at]:
+            data = {k: v for k, v in vars(event).items() if k not in audit.BASE_FIELDS}
+            fork.record(
+                type(event),
+                actor=event.actor,
+                cause=event.cause,
+                command=event.command,
+                timestamp=event.timestamp,
+                **data,
+            )
+        fork.commit_dice(commit(fork.state.dice_epoch), actor)
+        return fork
 
     def commit_dice(self, commitment: str, actor: str = GM) -> None:
         """Commit a fresh secret for the epoch in use (a fork's own, after its copied past)."""
@@ -228,9 +277,10 @@ def _stamped(
     cause: int | None,
     command: int,
     data: dict[str, Any],
+    timestamp: datetime | None = None,
 ) -> dict[str, Any]:
     """The event's keyword arguments with its timestamp and chained hash (domain.audit)."""
-    timestamp = event_class.create_timestamp()
+    timestamp = timestamp or event_class.create_timestamp()
     rec = audit.record(
         event_class.__name__, position, timestamp.isoformat(), actor, cause, command, data
     )

@@ -18,6 +18,8 @@ from domain.state import EncounterState
 from infra.dice import dice_for
 from infra.secrets import SecretStore
 from infra.settings import Settings
+from projections.audit import verification
+from projections.export import records
 
 
 class EncounterStateAsDict(Transcoding):
@@ -134,6 +136,19 @@ class Fraylog(Application[UUID]):
             raise DomainError(
                 "DICE", "this encounter has no server dice secret for its current epoch"
             ) from None
+
+    def fork(self, encounter_id: UUID, at: int, name: str, actor: str = GM) -> Recorded:
+        """A new encounter with this one's first `at` events; the original is untouched."""
+        history = self.event_log(encounter_id, until=at)
+        fork_id = uuid4()
+        fork = Encounter.fork(
+            history, at, name, fork_id, lambda epoch: self.secrets.commit(fork_id, epoch), actor
+        )
+        return self._save(fork)
+
+    def verify(self, encounter_id: UUID) -> dict[str, Any]:
+        """Recompute the hash chain and re-derive the seeded and revealed server faces."""
+        return verification(list(records(self.event_log(encounter_id))))
 
     def _load(self, encounter_id: UUID, expected_version: int | None) -> Encounter:
         encounter = self.encounter(encounter_id)

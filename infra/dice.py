@@ -9,6 +9,25 @@ from domain.errors import RuleViolation
 from domain.state import EncounterState
 
 
+class ServerDice:
+    """Faces derived from the committed server secret, fetched at the first face drawn."""
+
+    name = "server"
+
+    def __init__(self, secret: Callable[[], bytes], position: int) -> None:
+        self._secret = secret
+        self._position = position
+        self._derived: DerivedDice | None = None
+
+    def face(self, roll: str, sides: int) -> int:
+        if self._derived is None:
+            self._derived = DerivedDice("server", self._secret(), self._position)
+        return self._derived.face(roll, sides)
+
+    def finish(self) -> None:
+        return None
+
+
 def dice_for(
     state: EncounterState,
     manual: dict[str, list[int]] | None,
@@ -28,5 +47,5 @@ def dice_for(
             raise RuleViolation("DICE", "this encounter has no seed", field="dice_source")
         fallback = DerivedDice("seeded", state.seed.encode(), state.version + 1)
     else:
-        fallback = DerivedDice("server", server_secret(), state.version + 1)
+        fallback = ServerDice(server_secret, state.version + 1)
     return MixedDice(ManualDice(manual or {}), fallback)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from domain.corrections import voided_by
 from domain.fold import evolve
 from domain.state import EncounterState
 
@@ -20,8 +21,9 @@ def _line(name: str) -> Callable[[Describe], Describe]:
     return register
 
 
-def narrative(events: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    """Yield {position, round, type, text} for each event, in order."""
+def narrative(events: Sequence[Any]) -> Iterator[dict[str, Any]]:
+    """Yield {position, round, type, actor, text, voided_by} for each event, in order."""
+    voided = voided_by(events)
     state: EncounterState | None = None
     for event in events:
         kind = type(event).__name__
@@ -32,6 +34,7 @@ def narrative(events: Iterable[Any]) -> Iterator[dict[str, Any]]:
             "type": kind,
             "actor": event.actor,
             "text": text,
+            "voided_by": voided.get(event.originator_version),
         }
         state = evolve(state, event)
 

@@ -14,6 +14,7 @@ from api.deps import FraylogDep
 from api.problems import PROBLEM
 from domain.commands import Command
 from domain.encounter import GM
+from projections.diff import diff_views
 from projections.export import csv_lines, ndjson_lines, record_of, records
 from projections.narrative import narrative
 from projections.view import combatant_view_of, encounter_view
@@ -123,7 +124,7 @@ async def get_events(
     until: Annotated[int | None, Query(ge=1, description="Only events up to N.")] = None,
 ) -> Any:
     """The event log: JSON (default), NDJSON or CSV."""
-    events = await run_in_threadpool(lambda: list(fraylog.event_log(encounter_id, until)))
+    events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
     if format == "ndjson":
         return StreamingResponse(ndjson_lines(events), media_type="application/x-ndjson")
     if format == "csv":
@@ -132,7 +133,47 @@ async def get_events(
 
 
 @router.get("/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS)
-async def get_log(encounter_id: UUID, fraylog: FraylogDep) -> dict[str, Any]:
-    """The narrative log: one readable line per event."""
-    events = await run_in_threadpool(lambda: list(fraylog.event_log(encounter_id)))
+async def get_log(
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    until: Annotated[int | None, Query(ge=1, description="Only events up to N.")] = None,
+) -> dict[str, Any]:
+    """The narrative log: one readable line per event, voided ones marked."""
+    events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
     return {"lines": list(narrative(events))}
+
+
+@router.get("/{encounter_id}/diff", response_model=s.VersionDiff, responses=ERRORS)
+async def get_diff(
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    from_: Annotated[int, Query(alias="from", ge=1, description="The earlier version.")],
+    to: Annotated[int | None, Query(ge=1, description="The later version (default: now).")] = None,
+) -> dict[str, Any]:
+    """What changed for each combatant between two versions."""
+    before = await run_in_threadpool(fraylog.state, encounter_id, from_)
+    after = await run_in_threadpool(fraylog.state, encounter_id, to)
+    return diff_views(encounter_view(before), encounter_view(after))
+
+
+@router.post(
+    "/{encounter_id}/fork",
+    status_code=201,
+    response_model=s.EncounterPublic,
+    responses=ERRORS,
+    response_model_by_alias=True,
+)
+async def fork_encounter(
+    encounter_id: UUID, body: s.ForkCreate, fraylog: FraylogDep
+) -> dict[str, Any]:
+    """A new encounter whose history is this one's first `at` events."""
+    recorded = await run_in_threadpool(
+        fraylog.fork, encounter_id, body.at, body.name, body.actor or GM
+    )
+    return encounter_view(recorded.state)
+
+
+@router.get("/{encounter_id}/verify", response_model=s.Verification, responses=ERRORS)
+async def verify(encounter_id: UUID, fraylog: FraylogDep) -> dict[str, Any]:
+    """Recompute the hash chain and re-derive every seeded and revealed server face."""
+    return await run_in_threadpool(fraylog.verify, encounter_id)
