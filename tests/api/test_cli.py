@@ -65,3 +65,36 @@ def test_given_novus_when_describing_the_ruleset_then_stats_actions_and_tables_a
     assert {b["name"] for b in body["boons"]} >= {"bleeder", "daze_foe"}
     assert "hit_friend" in {s["name"] for s in body["snags"]}
     assert sqlite_client.get("/rulesets/wits").status_code == 422
+
+
+def test_given_a_fight_with_a_void_when_replayed_then_rounds_bars_and_struck_lines(tmp_path):
+    from uuid import UUID
+
+    from domain import commands as c
+    from infra.app import Fraylog
+    from infra.settings import Settings
+    from tests.builders import novus_stats, target_stats
+
+    path = str(tmp_path / "replay.db")
+    with Fraylog(Settings(sqlite_path=path)) as fraylog:
+        eid = UUID(fraylog.create_encounter("Replay", "novus", "manual").state.id)
+        a, _ = fraylog.add_combatant(eid, "Brakka", "h", novus_stats())
+        t, _ = fraylog.add_combatant(eid, "Goblin", "r", target_stats(def_=18, ar=6))
+        fraylog.execute(eid, c.RollInitiative(combatant=a, ip=19))
+        fraylog.execute(eid, c.RollInitiative(combatant=t, ip=12))
+        fraylog.execute(eid, c.Declare(combatant=t))
+        fraylog.execute(eid, c.Declare(combatant=a, actions=[
+            c.ActionSpec(kind="melee_attack", target=t, weapon="sword")]))
+        fraylog.execute(eid, c.Resolve(dice={"attack": [10, 7, 9]}, boons=[]))
+        fraylog.execute(eid, c.EndRound())
+        fraylog.execute(eid, c.Void(target=8, reason="dispute"))
+    env = {"FRAYLOG_SQLITE_PATH": path, "COLUMNS": "200"}
+    out = runner.invoke(app, ["replay", str(eid)], env=env)
+    assert out.exit_code == 0, out.output
+    assert "Round 1" in out.output and "(voided by 12)" in out.output
+    assert "Goblin" in out.output and "█" in out.output
+    short = runner.invoke(app, ["replay", str(eid), "--until", "3"], env=env)
+    assert "Brakka attacks" not in short.output
+    assert runner.invoke(app, ["verify", str(eid)], env=env).exit_code == 0
+    exported = runner.invoke(app, ["export", str(eid), "--format", "csv"], env=env)
+    assert exported.output.startswith("position,type,")
