@@ -110,6 +110,12 @@ def verify(
     from projections.audit import verification
 
     path = Path(source)
+    if not path.exists():
+        try:
+            UUID(source)
+        except ValueError:
+            console.print(f"[red]{source} is neither a file nor an encounter id[/red]")
+            raise typer.Exit(2) from None
     if path.exists():
         try:
             report = verification(_records_from_file(path))

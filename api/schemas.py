@@ -121,6 +121,10 @@ class EventRecord(BaseModel):
     voided_by: int | None = Field(default=None, description="The correction that voids it.")
 
 
+class EventLog(BaseModel):
+    events: list[EventRecord]
+
+
 class CommandResult(BaseModel):
     events: list[EventRecord]
     encounter: EncounterPublic

@@ -115,6 +115,7 @@ async def run_command(
 
 @router.get(
     "/{encounter_id}/events",
+    response_model=s.EventLog,
     responses={**ERRORS, 200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
 )
 async def get_events(
