@@ -28,8 +28,8 @@ class Encounter(Aggregate):
 
     state: EncounterState
 
-    def __init__(self) -> None:  # the state comes from EncounterCreated (domain.fold)
-        pass
+    def __init__(self) -> None:
+        """Nothing to set: the state comes from EncounterCreated, through domain.fold."""
 
     last_hash: str = ""  # the hash of the last event, which the next one chains to
 
