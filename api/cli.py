@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import logging
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Literal
+from uuid import UUID
 
 import typer
 from rich.console import Console
@@ -13,6 +16,31 @@ from rich.markup import escape
 from rich.table import Table
 
 from infra.settings import Settings
+
+ExportFormat = Literal["ndjson", "csv"]
+
+
+def _encounter_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        console.print(f"[red]{text} is not an encounter id[/red]")
+        raise typer.Exit(2) from None
+
+
+@contextmanager
+def _store() -> Iterator[Any]:
+    """The configured application; an unknown encounter is a message, not a traceback."""
+    from domain.errors import DomainError
+    from infra.app import Fraylog
+
+    try:
+        with Fraylog(Settings.from_env()) as fraylog:
+            yield fraylog
+    except DomainError as e:
+        console.print(f"[red]{e.detail}[/red]")
+        raise typer.Exit(2) from None
+
 
 app = typer.Typer(
     help="fraylog: an event-sourced combat log for tabletop RPGs.", no_args_is_help=True
@@ -105,17 +133,9 @@ def verify(
     ],
 ) -> None:
     """Recompute the hash chain and re-derive the seeded and revealed server dice."""
-    from uuid import UUID
-
     from projections.audit import verification
 
     path = Path(source)
-    if not path.exists():
-        try:
-            UUID(source)
-        except ValueError:
-            console.print(f"[red]{source} is neither a file nor an encounter id[/red]")
-            raise typer.Exit(2) from None
     if path.exists():
         try:
             report = verification(_records_from_file(path))
@@ -123,10 +143,8 @@ def verify(
             console.print(f"[red]not a fraylog export: {e}[/red]")
             raise typer.Exit(2) from None
     else:
-        from infra.app import Fraylog
-
-        with Fraylog(Settings.from_env()) as fraylog:
-            report = fraylog.verify(UUID(source))
+        with _store() as fraylog:
+            report = fraylog.verify(_encounter_id(source))
     chain, dice = report["chain"], report["dice"]
     if chain["ok"]:
         console.print(f"hash chain: [green]intact[/green] over {chain['events']} events")
@@ -159,14 +177,12 @@ def export(
 ) -> None:
     """Write an encounter's events as NDJSON or CSV to standard output."""
     import sys
-    from uuid import UUID
 
-    from infra.app import Fraylog
     from projections.export import csv_lines, ndjson_lines
 
     lines = csv_lines if format == "csv" else ndjson_lines
-    with Fraylog(Settings.from_env()) as fraylog:
-        for line in lines(fraylog.event_log(UUID(encounter), until)):
+    with _store() as fraylog:
+        for line in lines(fraylog.event_log(_encounter_id(encounter), until)):
             sys.stdout.write(line)
 
 
@@ -178,13 +194,10 @@ def replay(
 ) -> None:
     """Replay a fight round by round: each event's line, hits after each round, voided
     events struck through."""
-    from uuid import UUID
-
-    from infra.app import Fraylog
     from projections.replay import rounds_of
 
-    with Fraylog(Settings.from_env()) as fraylog:
-        events = fraylog.event_log(UUID(encounter), until)
+    with _store() as fraylog:
+        events = fraylog.event_log(_encounter_id(encounter), until)
     for chunk in rounds_of(events):
         console.rule(f"Round {chunk['round']}")
         for line in chunk["lines"]:

@@ -97,6 +97,11 @@ class EncounterPublic(BaseModel):
     dice_source: str
     created_at: str
     version: int = Field(description="Position of the last event folded.")
+    ended: bool = Field(description="Ended: only corrections are accepted.")
+    dice_commitment: str | None = Field(
+        description="SHA-256 of the server dice secret in use (docs/record.md)."
+    )
+    forked_from: dict[str, Any] | None = Field(description="{encounter, at, name} of a fork.")
     round: int
     elapsed_seconds: int
     step: Literal["setup", "initiative", "declaration", "boons", "snags", "resolution", "end_round"]

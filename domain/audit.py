@@ -127,16 +127,22 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
     inherited_until = 0
     secrets: dict[int, bytes] = {}  # epoch -> revealed secret
     epoch_starts = [1]  # epoch e covers positions from epoch_starts[e]
+    in_force: str | None = None  # the commitment the next reveal must match
     for rec in recs:
         data = rec["data"]
         if rec["type"] == "EncounterCreated":
             seed = data["seed"].encode() if data.get("seed") else None
+            in_force = data.get("dice_commitment")
             if data.get("forked_from"):
                 inherited_until = int(data["forked_from"]["at"])
+        elif rec["type"] == "DiceCommitted":
+            in_force = data["commitment"]
         elif rec["type"] == "DiceSecretRevealed":
             secret = bytes.fromhex(data["secret"])
-            if hashlib.sha256(secret).hexdigest() != data["commitment"]:
+            digest = hashlib.sha256(secret).hexdigest()
+            if digest != data["commitment"] or digest != in_force:
                 report.bad_reveals.append(rec["position"])
+            in_force = data.get("next_commitment")
             secrets[data["epoch"]] = secret
             if data.get("next_commitment"):
                 epoch_starts.append(rec["position"] + 1)

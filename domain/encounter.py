@@ -96,7 +96,7 @@ class Encounter(Aggregate):
         return get_rule_system(self.state.ruleset)
 
     def add_combatant(self, name: str, side: str, stats: dict[str, Any], actor: str = GM) -> str:
-        self._refuse_if_ended()
+        self.refuse_if_ended()
         if any(c.name == name for c in self.state.combatants.values()):
             raise RuleViolation(
                 "COMBATANT",
@@ -121,7 +121,7 @@ class Encounter(Aggregate):
 
     def execute(self, command: BaseModel, dice: DiceSource, actor: str = GM) -> None:
         """Run a command of the rule system; its events are pending on the aggregate."""
-        self._refuse_if_ended()
+        self.refuse_if_ended()
 
         first = self.version + 1
 
@@ -141,7 +141,7 @@ class Encounter(Aggregate):
     ) -> None:
         """Reveal the secret of the epoch in use (it must match its commitment); end the
         encounter with it when `ending` gives the reason."""
-        self._refuse_if_ended()
+        self.refuse_if_ended()
         commitment = hashlib.sha256(secret).hexdigest()
         if commitment != self.state.dice_commitment:
             raise RuleViolation("DICE", "the secret does not match the committed SHA-256")
@@ -166,14 +166,20 @@ class Encounter(Aggregate):
         at: int,
         name: str,
         encounter_id: UUID,
-        commit: Callable[[int], str],
+        commit: Callable[[], str],
         actor: str = GM,
     ) -> Encounter:
         """A new encounter whose history is the first `at` events of another (corrections as
         of `at` included), its origin recorded in its first event and its own dice secret
-        committed after the copied past (`commit(epoch)` keeps a secret, returns its hash)."""
+        committed after the copied past (`commit()` keeps a fresh secret and returns its hash)."""
         if not 1 <= at <= len(history):
             raise RuleViolation("FORK", f"fork at a position from 1 to {len(history)}", field="at")
+        if at < len(history) and history[at].command == history[at - 1].command:
+            raise RuleViolation(
+                "FORK",
+                f"event {at} is in the middle of a command: fork at the last event of a command",
+                field="at",
+            )
         first = history[0]
         fork = cls.start(
             name,
@@ -196,7 +202,7 @@ class Encounter(Aggregate):
                 timestamp=event.timestamp,
                 **data,
             )
-        fork.commit_dice(commit(fork.state.dice_epoch), actor)
+        fork.commit_dice(commit(), actor)
         return fork
 
     def commit_dice(self, commitment: str, actor: str = GM) -> None:
@@ -210,7 +216,7 @@ class Encounter(Aggregate):
             commitment=commitment,
         )
 
-    def _refuse_if_ended(self) -> None:
+    def refuse_if_ended(self) -> None:
         if self.state.ended:
             raise RuleViolation("ENDED", "the encounter has ended; only corrections remain")
 
@@ -244,10 +250,10 @@ class Encounter(Aggregate):
             corrected = corrections.fold_without(history, now_voided)
         except Exception as e:  # a later command depends on what would be voided
             raise RuleViolation(
-                "VOID",
+                command.type.upper(),
                 f"the history without events {cascade} does not fold "
                 f"({type(e).__name__}: {e}); later commands depend on them",
-                field="target",
+                field="target" if isinstance(command, Void) else "type",
             ) from None
         patch = corrections.changes(self.state.model_dump(), corrected.model_dump())
         self.record(

@@ -85,7 +85,7 @@ class Fraylog(Application[UUID]):
         actor: str = GM,
     ) -> Recorded:
         encounter_id = uuid4()
-        commitment = self.secrets.commit(encounter_id, 0)  # kept before anything is recorded
+        commitment = self.secrets.commit(encounter_id)  # kept before anything is recorded
         encounter = Encounter.start(
             name,
             ruleset,
@@ -117,8 +117,9 @@ class Fraylog(Application[UUID]):
         if isinstance(command, Void | Undo | Redo):
             encounter.correct(command, list(self.events.get(encounter_id)), actor=actor)
         elif isinstance(command, RevealDice | EndEncounter):
+            encounter.refuse_if_ended()
             ending = command.reason if isinstance(command, EndEncounter) else None
-            following = None if ending else self.secrets.commit(encounter_id, state.dice_epoch + 1)
+            following = None if ending else self.secrets.commit(encounter_id)
             encounter.reveal_dice(
                 self._secret(encounter_id, state), following, actor, ending=ending
             )
@@ -131,20 +132,25 @@ class Fraylog(Application[UUID]):
 
     def _secret(self, encounter_id: UUID, state: EncounterState) -> bytes:
         try:
-            return self.secrets.get(encounter_id, state.dice_epoch)
+            return self.secrets.get(encounter_id, state.dice_commitment or "")
         except LookupError:
             raise DomainError(
-                "DICE", "this encounter has no server dice secret for its current epoch"
+                "DICE", "this encounter has no server dice secret under its commitment"
             ) from None
 
     def fork(self, encounter_id: UUID, at: int, name: str, actor: str = GM) -> Recorded:
         """A new encounter with this one's first `at` events; the original is untouched."""
-        history = self.event_log(encounter_id, until=at)
+        history = self.event_log(encounter_id, until=at + 1)  # one more: is `at` a command's end?
         fork_id = uuid4()
         fork = Encounter.fork(
-            history, at, name, fork_id, lambda epoch: self.secrets.commit(fork_id, epoch), actor
+            history, at, name, fork_id, lambda: self.secrets.commit(fork_id), actor
         )
         return self._save(fork)
+
+    def close(self) -> None:
+        super().close()
+        if hasattr(self, "secrets"):
+            self.secrets.close()
 
     def verify(self, encounter_id: UUID) -> dict[str, Any]:
         """Recompute the hash chain and re-derive the seeded and revealed server faces."""

@@ -1,5 +1,6 @@
 """Where the server's dice secrets wait until they are revealed: beside the events, never in
-them (the events only carry each secret's SHA-256 commitment)."""
+them. Each secret is kept under its commitment (its SHA-256), which the events record, so a
+secret kept for a command that then lost a race is simply never used."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import hashlib
 import secrets
 import sqlite3
 import threading
+from typing import Any
 from uuid import UUID
 
 from infra.settings import Settings
@@ -14,61 +16,66 @@ from infra.settings import Settings
 TABLE = "fraylog_dice_secrets"
 
 
-def new_secret() -> tuple[bytes, str]:
-    """32 random bytes and their SHA-256 (hex), the commitment."""
-    secret = secrets.token_bytes(32)
-    return secret, hashlib.sha256(secret).hexdigest()
-
-
 class SecretStore:
-    """encounter id, epoch -> secret; the epoch counts the reveals so far."""
+    """(encounter id, commitment) -> secret."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._lock = threading.Lock()
-        self._cache: dict[tuple[str, int], bytes] = {}
+        self._cache: dict[tuple[str, str], bytes] = {}
+        self._sqlite: sqlite3.Connection | None = None
+        if not settings.database_url:
+            self._sqlite = sqlite3.connect(
+                settings.sqlite_path, timeout=10, check_same_thread=False, isolation_level=None
+            )
         self._execute(
             f"CREATE TABLE IF NOT EXISTS {self._table()} (encounter_id TEXT NOT NULL, "
-            "epoch INTEGER NOT NULL, secret TEXT NOT NULL, "
-            "PRIMARY KEY (encounter_id, epoch))"
+            "commitment TEXT NOT NULL, secret TEXT NOT NULL, "
+            "PRIMARY KEY (encounter_id, commitment))"
         )
 
     def _table(self) -> str:
         schema = self.settings.postgres_schema
         return f'"{schema}".{TABLE}' if self.settings.database_url and schema else TABLE
 
-    def _execute(self, sql: str, params: tuple = ()) -> list[tuple]:  # type: ignore[type-arg]
-        if self.settings.database_url:
-            import psycopg
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        if self._sqlite is not None:
+            with self._lock:
+                return self._sqlite.execute(sql, params).fetchall()
+        import psycopg
 
-            with psycopg.connect(
-                self.settings.database_url, autocommit=True, connect_timeout=5
-            ) as conn:
-                cur = conn.execute(sql.replace("?", "%s"), params)
-                return cur.fetchall() if cur.description else []
-        with self._lock, sqlite3.connect(self.settings.sqlite_path, timeout=10) as conn:
-            return conn.execute(sql, params).fetchall()
+        assert self.settings.database_url is not None
+        with psycopg.connect(
+            self.settings.database_url, autocommit=True, connect_timeout=5
+        ) as conn:
+            cur = conn.execute(sql.replace("?", "%s"), params)
+            return cur.fetchall() if cur.description else []
 
-    def put(self, encounter_id: UUID, epoch: int, secret: bytes) -> None:
+    def commit(self, encounter_id: UUID) -> str:
+        """Draw and keep a fresh 32-byte secret; return its commitment (SHA-256, hex)."""
+        secret = secrets.token_bytes(32)
+        commitment = hashlib.sha256(secret).hexdigest()
         self._execute(
-            f"INSERT INTO {self._table()} (encounter_id, epoch, secret) VALUES (?, ?, ?)",
-            (str(encounter_id), epoch, secret.hex()),
+            f"INSERT INTO {self._table()} (encounter_id, commitment, secret) VALUES (?, ?, ?)",
+            (str(encounter_id), commitment, secret.hex()),
         )
-        self._cache[(str(encounter_id), epoch)] = secret
+        self._cache[(str(encounter_id), commitment)] = secret
+        return commitment
 
-    def get(self, encounter_id: UUID, epoch: int) -> bytes:
-        key = (str(encounter_id), epoch)
+    def get(self, encounter_id: UUID, commitment: str) -> bytes:
+        key = (str(encounter_id), commitment)
         if key not in self._cache:
             rows = self._execute(
-                f"SELECT secret FROM {self._table()} WHERE encounter_id = ? AND epoch = ?", key
+                f"SELECT secret FROM {self._table()} WHERE encounter_id = ? AND commitment = ?", key
             )
             if not rows:
-                raise LookupError(f"no dice secret for encounter {encounter_id}, epoch {epoch}")
+                raise LookupError(
+                    f"no dice secret for encounter {encounter_id} under commitment {commitment}"
+                )
             self._cache[key] = bytes.fromhex(rows[0][0])
         return self._cache[key]
 
-    def commit(self, encounter_id: UUID, epoch: int) -> str:
-        """Make and keep a fresh secret for an epoch; return its commitment."""
-        secret, commitment = new_secret()
-        self.put(encounter_id, epoch, secret)
-        return commitment
+    def close(self) -> None:
+        if self._sqlite is not None:
+            self._sqlite.close()
+            self._sqlite = None

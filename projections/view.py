@@ -19,6 +19,9 @@ def encounter_view(state: EncounterState) -> dict[str, Any]:
         "dice_source": state.dice_source,
         "created_at": state.created_at,
         "version": state.version,
+        "ended": state.ended,
+        "dice_commitment": state.dice_commitment,
+        "forked_from": state.forked_from,
         **get_rule_system(state.ruleset).view(state),
     }
 

@@ -83,8 +83,12 @@ def test_given_a_fight_with_a_void_when_replayed_then_rounds_bars_and_struck_lin
         fraylog.execute(eid, c.RollInitiative(combatant=a, ip=19))
         fraylog.execute(eid, c.RollInitiative(combatant=t, ip=12))
         fraylog.execute(eid, c.Declare(combatant=t))
-        fraylog.execute(eid, c.Declare(combatant=a, actions=[
-            c.ActionSpec(kind="melee_attack", target=t, weapon="sword")]))
+        fraylog.execute(
+            eid,
+            c.Declare(
+                combatant=a, actions=[c.ActionSpec(kind="melee_attack", target=t, weapon="sword")]
+            ),
+        )
         fraylog.execute(eid, c.Resolve(dice={"attack": [10, 7, 9]}, boons=[]))
         fraylog.execute(eid, c.EndRound())
         fraylog.execute(eid, c.Void(target=8, reason="dispute"))

@@ -195,7 +195,8 @@ def test_given_server_dice_when_the_encounter_ends_then_the_secret_rederives_eve
     a = add_combatant(client, eid, "A", novus_stats(), "heroes")
     add_combatant(client, eid, "B", novus_stats(), "foes")
     command(client, eid, {"type": "roll_initiative"})
-    secret = fraylog.secrets.get(UUID(eid), 0).hex()
+    commitment = client.get(f"/encounters/{eid}").json()["dice_commitment"]
+    secret = fraylog.secrets.get(UUID(eid), commitment).hex()
     for _ in range(3):
         command(client, eid, {"type": "save", "combatant": a, "stat": "con"})
     before = [
@@ -252,3 +253,34 @@ def test_given_a_log_when_asked_until_n_then_only_the_first_n_lines(client: Test
     f = bleeding_fight(client)
     lines = client.get(f"/encounters/{f['eid']}/log", params={"until": 4}).json()["lines"]
     assert [x["position"] for x in lines] == [1, 2, 3, 4]
+
+
+def test_given_an_ended_encounter_when_revealing_again_then_refused_as_ended(
+    client: TestClient,
+) -> None:
+    eid = new_encounter(client, "server")
+    command(client, eid, {"type": "end_encounter"})
+    for body in ({"type": "reveal_dice"}, {"type": "end_encounter"}):
+        r = client.post(f"/encounters/{eid}/commands", json=body)
+        assert r.status_code == 422 and r.json()["rule"] == "ENDED"
+
+
+def test_given_a_fork_inside_a_command_then_refused(client: TestClient) -> None:
+    f = bleeding_fight(client)
+    r = client.post(f"/encounters/{f['eid']}/fork", json={"at": f["AttackRolled"],
+                                                         "name": "mid-command"})
+    assert r.status_code == 422 and r.json()["rule"] == "FORK"
+
+
+def test_given_a_reveal_that_misses_the_commitment_in_force_then_verify_flags_it(
+    client: TestClient,
+) -> None:
+    from domain.audit import verify_dice
+
+    eid = new_encounter(client, "server")
+    command(client, eid, {"type": "reveal_dice"})
+    rows = [json.loads(x) for x in client.get(
+        f"/encounters/{eid}/events", params={"format": "ndjson"}).text.splitlines()]
+    assert verify_dice(rows).ok
+    rows[0]["data"]["dice_commitment"] = "0" * 64  # as if another secret had been committed
+    assert verify_dice(rows).bad_reveals == [rows[-1]["position"]]

@@ -26,8 +26,12 @@ def test_given_a_recorded_fight_when_the_app_restarts_then_every_event_is_still_
         assert [e.originator_version for e in again.event_log(eid)] == list(range(1, 15))
         # loaded from a snapshot, the next event still chains to the last one's hash
         again.execute(eid, c.AdjustHits(combatant=a, amount=-1))
-        assert again.verify(eid)["chain"] == {"ok": True, "events": 15, "broken_at": None,
-                                              "reason": ""}
+        assert again.verify(eid)["chain"] == {
+            "ok": True,
+            "events": 15,
+            "broken_at": None,
+            "reason": "",
+        }
     finally:
         again.close()
 

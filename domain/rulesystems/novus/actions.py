@@ -100,8 +100,7 @@ CATALOGUE: dict[str, ActionKind] = {
             "NOV-COND-1",
             ap_range=(2, 5),
             rolls=("first_aid",),
-            needs_target=True,
-        ),
+        ),  # its target defaults to the one who gives it
     ]
 }
 

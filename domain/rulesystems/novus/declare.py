@@ -145,9 +145,9 @@ def _action(
     paid: act.Budget,
 ) -> dict[str, Any]:
     target = spec.target or (who.id if kind.kind == "first_aid" else None)
-    if kind.needs_target:
-        if target is None:
-            raise RuleViolation(kind.rule, f"{kind.label} needs a target", field="actions.target")
+    if kind.needs_target and target is None:
+        raise RuleViolation(kind.rule, f"{kind.label} needs a target", field="actions.target")
+    if target is not None:
         aimed_at = state.combatant(target)
         if kind.attack and combat.is_dead(aimed_at):
             raise RuleViolation("NOV-HITS-5", f"{aimed_at.name} is dead", field="actions.target")
