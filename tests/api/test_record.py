@@ -129,7 +129,7 @@ def test_given_a_fork_at_n_then_it_matches_the_original_at_n_and_diverges_after(
     client: TestClient,
 ) -> None:
     f = bleeding_fight(client)
-    at = f["DamageApplied"]
+    at = f["ConditionApplied"]  # the end of the attack's command
     r = client.post(f"/encounters/{f['eid']}/fork", json={"at": at, "name": "What if"})
     assert r.status_code == 201, r.text
     fork = r.json()
