@@ -87,6 +87,33 @@ class Paced:
         self.calls = 0
 
 
+class Spread:
+    """A `between` callable for a row of `n` timed fraylog operations that runs only `ops`
+    baseline operations, spread evenly over it (after operations n/ops, 2n/ops, ...): for
+    rows whose baseline replay is long (a 10,000-event aggregate), where one for one would
+    take most of the run."""
+
+    def __init__(self, op: Callable[[], Any], n: int, ops: int) -> None:
+        self.op = op
+        self.n = max(1, n)
+        self.ops = ops
+        self.calls = 0
+        self.done = 0
+
+    def __call__(self) -> None:
+        self.calls += 1
+        due = min(self.ops, self.calls * self.ops // self.n)
+        while self.done < due:
+            self.op()
+            self.done += 1
+
+    def flush(self) -> None:
+        """Run the baseline operations still owed (when the row ran fewer than `n`)."""
+        while self.done < self.ops:
+            self.op()
+            self.done += 1
+
+
 class Pacer:
     """The baseline again, interleaved with a fraylog row's operations.
 
@@ -147,6 +174,18 @@ class Pacer:
         assert agg.version == self.events, agg.version
         self.replays.append(elapsed)
         return elapsed
+
+    def build_replay(self, batch: int = 100) -> None:
+        """Save the replay aggregate with `events` events (its creation and `events - 1`
+        notes) in saves of `batch` events: quicker to build than one per save, and stored
+        the same (one row per event)."""
+        tally = Tally()
+        for i in range(self.events - 1):
+            tally.note(payload(i, self.combatant))
+            if len(tally.pending_events) >= batch:
+                self.app.save(tally)
+        self.app.save(tally)
+        self.replay_id = tally.id
 
     def take_save_rate(self) -> float:
         """Saves/s since the last take, then start afresh."""

@@ -1,4 +1,5 @@
-"""`--profile`: where an in-process command and a cold load spend their time (SQLite)."""
+"""`--profile`: where an in-process command, a cold load and a void on the long encounter
+spend their time (SQLite)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pstats
 import tempfile
 from pathlib import Path
 
-from bench import fraylog_runs
+from bench import fraylog_runs, long_runs
 from infra.app import Fraylog
 from infra.settings import Settings
 
@@ -37,3 +38,17 @@ def profile(args: argparse.Namespace) -> None:
         fraylog_runs.cold_loads(settings, plain, args.reps)
         prof.disable()
         _show(prof, f"cold load of {args.events} events, no snapshots, x{args.reps}")
+        if not args.long_events:
+            return
+        with Fraylog(settings) as fraylog:
+            fight = long_runs.build_fight(fraylog, args.long_events)
+            prof = cProfile.Profile()
+            prof.enable()
+            long_runs.void_loop(fraylog, fight, args.void_reps)
+            long_runs.undo_loop(fraylog, fight, args.void_reps)
+            prof.disable()
+            _show(
+                prof,
+                f"{args.void_reps} voids and {args.void_reps} undos/redos on a played "
+                f"{args.long_events}-event encounter",
+            )

@@ -27,16 +27,25 @@ def code_version() -> str:
             capture_output=True,
             text=True,
         ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
+        dirty = "".join(
+            subprocess.run(
+                ["git", "status", "--porcelain", *where],
+                cwd=root,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            for where in (["--untracked-files=no"], ["--untracked-files=all", "--", "bench"])
+        )
     except (OSError, subprocess.CalledProcessError):
         return "unknown (no git)"
-    return f"{head} (with uncommitted changes)" if dirty.strip() else head
+    changed = sorted({line[3:].split(" -> ")[-1] for line in dirty.splitlines() if line.strip()})
+    changed = [path for path in changed if path != "docs/performance.md"]  # this output
+    if not changed:
+        return head
+    if all(path.startswith("bench/") for path in changed):
+        return f"{head} (with uncommitted changes to the benchmark only: {', '.join(changed)})"
+    return f"{head} (with uncommitted changes)"
 
 
 def machine_info() -> dict[str, str]:
@@ -146,7 +155,9 @@ def markdown(
 
 Figures from one run of `make bench` (`.venv/bin/python -m bench`), written by the benchmark
 itself; run it again to refresh them. Options: `--events`, `--commands`, `--reps`,
-`--no-postgres`, `--no-http`, `--profile`, `--docs PATH` (see `python -m bench --help`).
+`--snapshot-interval`, `--long-events` (0 skips the long section), `--long-reps`,
+`--void-reps`, `--no-postgres`, `--no-http`, `--profile`, `--docs PATH` (see
+`python -m bench --help`).
 
 ## Machine
 
@@ -207,6 +218,34 @@ itself; run it again to refresh them. Options: `--events`, `--commands`, `--reps
   database on the same {nproc} CPU(s), so they also measure contention between them.
 - p99 on command rows includes the snapshot taken synchronously inside `save` every
   `snapshot_interval` events.
+- **The long section** (rows named "10,000 events: ..." and the two baselines just above
+  them) is a played fight rather than a run of AdjustHits: rounds in which two fighters
+  each declare and resolve one melee attack with manual dice (`{{"attack": [5, 6]}}`,
+  `boons=[]`: ActionsDeclared, AttackRolled, DamageApplied), then `EndRound`, with an
+  AdjustHits every 25 rounds that gives back the hits lost and AdjustHits filling up to the
+  exact length. It is built twice through `Fraylog.execute`: once by an instance with
+  `snapshot_interval` 10⁹ (no snapshots), then once with snapshots (the Run section's
+  interval). Its ratios are to the library replaying a baseline aggregate of the **same
+  length**, and since such a replay takes a quarter of a second, only 5 replays are spread
+  evenly over each row (after every n/5 of its operations) instead of one for one; so on
+  the sub-millisecond rows (warm loads, loads from a snapshot) 5 of the n samples follow a
+  replay and may be inflated by cold CPU caches, which moves the p99 more than the p50.
+- In the long section, "state(id, version=N)" loads 4 × `--long-reps` random N on a
+  running instance; "verify(id)" is `Fraylog.verify`, the work of
+  `GET /encounters/{{id}}/verify` (read every event, recompute the SHA-256 chain, re-derive
+  the dice; with manual dice that last step only counts the faces).
+- Corrections: "execute Void(first AttackRolled)" alternately voids the encounter's first
+  AttackRolled (its DamageApplied goes with it, by its cause) and voids that void, so
+  the fight stays as played; "Undo() or Redo()" alternately undoes the last command and
+  redoes it. Each one, whatever the snapshots, reads the whole history from the store and
+  folds it without the voided events (`domain.corrections.fold_without`), so its rate is
+  the history's length ÷ p50 and its ratio is to one replay of that many events. The
+  encounter is in the cache when they run (the latest version was loaded first). Under the
+  first void row, "of which cyclic garbage collection" is the time the collector ran
+  during each void (`gc.callbacks`; no rate), and the two halves of a correction's work
+  are timed apart in a loop of their own: reading the history
+  (`list(events.get(id))`) and `fold_without`. The collector's time falls inside them.
+  With n = 6 the p99 is the maximum.
 - No figure here is asserted anywhere: the benchmark only measures.
 
 ## Notes from this run

@@ -1,14 +1,16 @@
 """`python -m bench`: fraylog against the eventsourcing library alone, on SQLite and PostgreSQL.
 
 Per backend, in one run: the library baseline (saves/s, cold replay), fraylog loading a long
-encounter (cold, past versions, full fold), and command round trips in-process and over
-HTTP (a uvicorn subprocess). Prints one table and writes it to docs/performance.md.
+encounter (cold, past versions, full fold), command round trips in-process and over HTTP (a
+uvicorn subprocess), and a played 10,000-event encounter (past versions, cold and warm
+loads, verify, void and undo). Prints one table and writes it to docs/performance.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -16,7 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench import baseline, fraylog_runs, report
+from bench import baseline, fraylog_runs, long_runs, report
 from bench.timing import Row
 from infra.settings import Settings
 
@@ -50,6 +52,32 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="loads and folds per row; warm loads and past versions use 2x (default 20)",
     )
     p.add_argument("--warmup", type=int, default=10, help="untimed commands first (default 10)")
+    p.add_argument(
+        "--snapshot-interval",
+        type=int,
+        default=Settings().snapshot_interval,
+        help="events between snapshots on the snapshotted encounters (default "
+        f"{Settings().snapshot_interval})",
+    )
+    p.add_argument(
+        "--long-events",
+        type=int,
+        default=10_000,
+        help="length of the played encounters of the long section (default 10000; 0 skips it)",
+    )
+    p.add_argument(
+        "--long-reps",
+        type=int,
+        default=10,
+        help="long section: cold loads and verifies per row; warm loads use 2x, past "
+        "versions 4x (default 10)",
+    )
+    p.add_argument(
+        "--void-reps",
+        type=int,
+        default=6,
+        help="long section: voids, and undos/redos, per row (default 6)",
+    )
     p.add_argument("--no-postgres", action="store_true", help="SQLite only")
     p.add_argument("--no-http", action="store_true", help="skip the uvicorn rows")
     p.add_argument("--postgres-url", default=DEFAULT_URL, help=f"default {DEFAULT_URL}")
@@ -67,8 +95,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--profile",
         action="store_true",
-        help="afterwards, cProfile an in-process command loop and a cold load on "
-        "SQLite and print the top functions (not written to the docs)",
+        help="afterwards, cProfile an in-process command loop, a cold load and the voids "
+        "and undos of the long section on SQLite and print the top functions (not written "
+        "to the docs)",
     )
     p.add_argument("--seed", type=int, default=7, help="seed of the random past versions")
     args = p.parse_args(argv)
@@ -76,6 +105,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         p.error("--events must be at least 10")
     if args.commands < 2:
         p.error("--commands must be at least 2")
+    if args.long_events and args.long_events < 50:
+        p.error("--long-events must be 0 (skip) or at least 50")
+    if args.long_reps < 1 or args.void_reps < 1:
+        p.error("--long-reps and --void-reps must be at least 1")
+    if args.snapshot_interval < 1:
+        p.error("--snapshot-interval must be at least 1")
     if "bench" not in args.schema:
         p.error("--schema is dropped with CASCADE at start and end: its name must contain 'bench'")
     return args
@@ -150,6 +185,19 @@ def run_backend(
             rows += http_rows(backend, server_settings, args.commands, args.warmup, pacer)
     finally:
         pacer.close()
+    long_note = ""
+    if args.long_events:
+        long, long_note = long_runs.long_rows(
+            backend,
+            settings,
+            baseline_env,
+            args.long_events,
+            args.long_reps,
+            args.void_reps,
+            args.seed,
+            log,
+        )
+        rows += long
 
     notes.append(
         f"{backend}: a stored HitsAdjusted is {built['fraylog_event_bytes']} bytes of state, "
@@ -159,6 +207,8 @@ def run_backend(
         f"no-snapshot encounter ran {built['build_cmds_per_s']:,.0f} AdjustHits/s. "
         f"Backend done in {time.monotonic() - t0:.0f} s."
     )
+    if long_note:
+        notes.append(long_note)
     return rows
 
 
@@ -170,9 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     notes: list[str] = []
 
     with tempfile.TemporaryDirectory(prefix="fraylog-bench-") as tmp:
-        sqlite = Settings(sqlite_path=str(Path(tmp) / "fraylog.db"))
+        every = args.snapshot_interval
+        sqlite = Settings(sqlite_path=str(Path(tmp) / "fraylog.db"), snapshot_interval=every)
         base_env = {**sqlite.eventsourcing_env(), "SQLITE_DBNAME": str(Path(tmp) / "base.db")}
-        server = Settings(sqlite_path=str(Path(tmp) / "server.db"))  # its own process
+        server = Settings(  # the uvicorn process's own file
+            sqlite_path=str(Path(tmp) / "server.db"), snapshot_interval=every
+        )
         rows += run_backend("SQLite", sqlite, base_env, server, args, notes)
 
     pg_version = None if args.no_postgres else postgres_version(args.postgres_url)
@@ -183,7 +236,11 @@ def main(argv: list[str] | None = None) -> int:
         notes.append(f"PostgreSQL: unreachable at {args.postgres_url}; its rows are skipped.")
     else:
         machine["PostgreSQL"] = f"{pg_version} (local, 127.0.0.1)"
-        pg = Settings(database_url=args.postgres_url, postgres_schema=args.schema)
+        pg = Settings(
+            database_url=args.postgres_url,
+            postgres_schema=args.schema,
+            snapshot_interval=args.snapshot_interval,
+        )
         drop_schema(args.postgres_url, args.schema)
         try:
             create_schema(args.postgres_url, args.schema)
@@ -197,8 +254,18 @@ def main(argv: list[str] | None = None) -> int:
         "Encounter / aggregate length": f"{args.events:,} events",
         "Timed commands per command row": f"{args.commands} (after {args.warmup} warm-up)",
         "Loads and folds per row": (f"{args.reps} (warm loads and past versions: {2 * args.reps})"),
-        "Snapshot interval": str(Settings().snapshot_interval),
+        "Snapshot interval": str(args.snapshot_interval),
+        "Long section": (
+            f"a played {args.long_events:,}-event encounter with snapshots and one without; "
+            f"cold loads and verifies per row: {args.long_reps} (warm loads "
+            f"{2 * args.long_reps}, past versions {4 * args.long_reps}); voids and "
+            f"undos/redos per row: {args.void_reps}; baseline replays per row: "
+            f"{long_runs.BASE_OPS}"
+            if args.long_events
+            else "skipped (--long-events 0)"
+        ),
         "Total run time": f"{elapsed:.0f} s",
+        "Load average at the end": ", ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
     title = f"fraylog vs eventsourcing alone ({args.events:,} events, {args.commands} commands)"
     report.print_table(rows, title)

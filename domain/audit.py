@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,7 +156,7 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
             if rec["position"] <= inherited_until:
                 report.inherited += len(faces)
                 continue
-            epoch = max(e for e, start in enumerate(epoch_starts) if start <= rec["position"])
+            epoch = bisect_right(epoch_starts, rec["position"]) - 1
             secret = seed if source == "seeded" else secrets.get(epoch)
             if secret is None:
                 report.unrevealed += len(faces)

@@ -219,7 +219,8 @@ def _upkeep_ticked(state: EncounterState, e: Any) -> None:
 @_on("RoundEnded")
 def _round_ended(state: EncounterState, e: Any) -> None:
     state.round = e.round + 1
-    state.actions = [a for a in state.actions if a.status == "pending"]
+    # what was not resolved by the end of its round is over; multi-round actions carry on
+    state.actions = [a for a in state.actions if a.status == "pending" and a.round > e.round]
     for who in state.combatants.values():
         if who.id not in state.declared:
             who.ap_carried = 0  # nobody paid it: the multi-round action was lost

@@ -115,7 +115,8 @@ class Fraylog(Application[UUID]):
         actor = command.actor or GM
         state = encounter.state
         if isinstance(command, Void | Undo | Redo):
-            encounter.correct(command, list(self.events.get(encounter_id)), actor=actor)
+            history = list(self.events.get(encounter_id, lte=encounter.version))
+            encounter.correct(command, history, actor=actor)
         elif isinstance(command, RevealDice | EndEncounter):
             encounter.refuse_if_ended()
             ending = command.reason if isinstance(command, EndEncounter) else None

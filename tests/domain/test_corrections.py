@@ -38,8 +38,15 @@ def test_given_a_bleeding_hit_when_the_attack_roll_is_voided_then_damage_wound_a
         "UpkeepTicked",
     }
     assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 2, 2)  # the GM's wound bled
-    pending = t.state.actions
-    assert any(a.kind == "melee_attack" and a.status == "pending" for a in pending)
+
+
+def test_given_an_attack_this_round_when_voided_then_it_can_be_rolled_again() -> None:
+    t = duel()
+    events = t.resolve([8, 6])
+    action = of_type(events, "AttackRolled")[0].action
+    t.run(c.Void(target=of_type(events, "AttackRolled")[0].originator_version, reason="x"))
+    assert (t.view["step"], t.view["next_to_resolve"]) == ("resolution", action)
+    assert of_type(t.resolve([5, 5]), "AttackRolled")[0].action == action
 
 
 def test_given_a_void_when_voided_itself_then_what_it_voided_counts_again() -> None:
@@ -92,3 +99,9 @@ def test_given_any_corrections_then_the_fold_equals_the_fold_without_the_voided(
     streaming = fold(history)
     clean = fold_without(history, voided_by(history))
     assert streaming.model_dump() == clean.model_dump()
+
+
+def test_given_an_attack_of_a_past_round_when_voided_then_its_action_does_not_linger() -> None:
+    t, events = bleeding_hit()  # round 1 ended after the hit
+    t.run(c.Void(target=of_type(events, "AttackRolled")[0].originator_version, reason="x"))
+    assert t.state.round == 2 and t.state.actions == []
