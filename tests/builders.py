@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
+from uuid import UUID
 
 from fastapi.testclient import TestClient
 
 from domain import commands as c
 from domain.dice import ManualDice
 from domain.encounter import Encounter
+from domain.errors import DiceError, DomainError, NotFound, RuleViolation
 
 
 def novus_stats(hits: int = 30, **overrides: Any) -> dict[str, Any]:
@@ -55,8 +58,8 @@ def target_stats(def_: int = 20, ar: int = 4, hits: int = 30, **overrides: Any) 
     return stats
 
 
-class Table:
-    """A domain-level encounter driven by commands with manual dice."""
+class DomainTable:
+    """An encounter driven in the domain, by commands with manual dice."""
 
     def __init__(self) -> None:
         self.encounter = Encounter.start("Test fight", "novus", "manual")
@@ -76,6 +79,9 @@ class Table:
     def add(self, name: str, stats: dict[str, Any], side: str = "") -> str:
         self.ids[name] = self.encounter.add_combatant(name, side, stats)
         return self.ids[name]
+
+    def history(self) -> list[Any]:
+        return list(self.encounter.pending_events)
 
     def run(self, command: Any, **dice: list[int]) -> list[Any]:
         before = len(self.encounter.pending_events)
@@ -101,6 +107,71 @@ class Table:
         dice = {"attack": attack} if attack is not None else {}
         dice.update(kw.pop("dice", {}))
         return self.run(c.Resolve(**kw), **dice)
+
+
+class HttpTable(DomainTable):
+    """The same encounter driven through the HTTP API (manual dice, problem+json refusals)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.eid = new_encounter(client, "manual")
+        self.ids = {}
+
+    @property
+    def state(self):
+        return self.client.app.state.fraylog.state(UUID(self.eid))
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.client.get(f"/encounters/{self.eid}").json()
+
+    def add(self, name: str, stats: dict[str, Any], side: str = "") -> str:
+        self.ids[name] = add_combatant(self.client, self.eid, name, stats, side)
+        return self.ids[name]
+
+    def history(self) -> list[Any]:
+        return self.client.app.state.fraylog.event_log(UUID(self.eid))
+
+    def run(self, command: Any, **dice: list[int]) -> list[Any]:
+        body = command.model_dump(mode="json", exclude_none=True)
+        if dice:
+            body["dice"] = dice
+        r = self.client.post(f"/encounters/{self.eid}/commands", json=body)
+        if r.status_code != 200:
+            raise _refusal(r.json())
+        return [_as_event(e) for e in r.json()["events"]]
+
+
+def _refusal(problem: dict[str, Any]) -> DomainError:
+    """A problem+json back as the domain error it reports."""
+    if problem.get("title") == "Bad dice":
+        return DiceError(problem["roll"], problem["detail"], die=problem.get("die"))
+    kind = NotFound if problem.get("title") == "Unknown reference" else RuleViolation
+    return kind(problem.get("rule") or "HTTP", problem["detail"], field=problem.get("field"))
+
+
+_EVENT_TYPES: dict[str, type] = {}
+
+
+def _as_event(record: dict[str, Any]) -> Any:
+    """An event record as an object like the domain's: `type(e).__name__` and attributes."""
+    cls = _EVENT_TYPES.setdefault(record["type"], type(record["type"], (SimpleNamespace,), {}))
+    return cls(
+        **record["data"],
+        originator_version=record["position"],
+        cause=record["cause"],
+        command=record["command"],
+        actor=record["actor"],
+    )
+
+
+MODE: dict[str, TestClient | None] = {"client": None}
+
+
+def Table() -> DomainTable:
+    """An encounter for a test: in the domain, or over HTTP when the test runs that way."""
+    client = MODE["client"]
+    return DomainTable() if client is None else HttpTable(client)
 
 
 def duel(

@@ -267,8 +267,9 @@ def test_given_an_ended_encounter_when_revealing_again_then_refused_as_ended(
 
 def test_given_a_fork_inside_a_command_then_refused(client: TestClient) -> None:
     f = bleeding_fight(client)
-    r = client.post(f"/encounters/{f['eid']}/fork", json={"at": f["AttackRolled"],
-                                                         "name": "mid-command"})
+    r = client.post(
+        f"/encounters/{f['eid']}/fork", json={"at": f["AttackRolled"], "name": "mid-command"}
+    )
     assert r.status_code == 422 and r.json()["rule"] == "FORK"
 
 
@@ -279,8 +280,12 @@ def test_given_a_reveal_that_misses_the_commitment_in_force_then_verify_flags_it
 
     eid = new_encounter(client, "server")
     command(client, eid, {"type": "reveal_dice"})
-    rows = [json.loads(x) for x in client.get(
-        f"/encounters/{eid}/events", params={"format": "ndjson"}).text.splitlines()]
+    rows = [
+        json.loads(x)
+        for x in client.get(
+            f"/encounters/{eid}/events", params={"format": "ndjson"}
+        ).text.splitlines()
+    ]
     assert verify_dice(rows).ok
     rows[0]["data"]["dice_commitment"] = "0" * 64  # as if another secret had been committed
     assert verify_dice(rows).bad_reveals == [rows[-1]["position"]]

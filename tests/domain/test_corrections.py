@@ -25,11 +25,7 @@ def test_given_a_bleeding_hit_when_the_attack_roll_is_voided_then_damage_wound_a
     assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 19 - 1 - 2, 3)
     attack = of_type(events, "AttackRolled")[0].originator_version
     voided = t.run(c.Void(target=attack, reason="the die fell off the table"))[0]
-    kinds = {
-        type(e).__name__
-        for e in t.encounter.pending_events
-        if e.originator_version in voided.cascade
-    }
+    kinds = {type(e).__name__ for e in t.history() if e.originator_version in voided.cascade}
     assert kinds == {
         "AttackRolled",
         "BoonsSpent",
@@ -95,7 +91,7 @@ def test_given_any_corrections_then_the_fold_equals_the_fold_without_the_voided(
     t, events = bleeding_hit()
     t.run(c.Void(target=of_type(events, "DamageApplied")[0].originator_version, reason="x"))
     t.run(c.Undo())
-    history = list(t.encounter.pending_events)
+    history = list(t.history())
     streaming = fold(history)
     clean = fold_without(history, voided_by(history))
     assert streaming.model_dump() == clean.model_dump()

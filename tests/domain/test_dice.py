@@ -11,6 +11,12 @@ from domain.errors import DiceError
 from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
 
 
+@pytest.fixture(autouse=True)
+def through() -> str:
+    """Dice are values: these tests need no encounter, so they run once."""
+    return "domain"
+
+
 def roll(*faces: int) -> object:
     return open_2d10(ManualDice({"r": list(faces)}), "r", {})
 
