@@ -63,6 +63,39 @@ class ActionSpec(BaseModel):
         default=None, description="First Aid: the position of the wound to close."
     )
     into_melee: bool = Field(default=False, description="A missile attack into a melee.")
+    called_shot: Literal["arm", "leg", "head"] | None = Field(
+        default=None, description="Aim at a body part: arm/leg −4, head −8 (NOV-CALL-1)."
+    )
+    location: str | None = Field(
+        default=None, max_length=40, description="Which limb, e.g. 'left arm' (NOV-CALL-3)."
+    )
+    direction: Literal["front", "flank", "rear"] = Field(
+        default="front", description="Where the attack comes from (NOV-CZ-2): +0, +2, +4."
+    )
+    defensive: int = Field(
+        default=0, ge=0, le=100, description="Fighting Defensively: AB moved to DEF, 2 for 1."
+    )
+    off_hand: bool = Field(default=False, description="The weapon in the off hand (NOV-OFF-1).")
+    two_handed: bool = Field(
+        default=False, description="A one-handed weapon in both hands (NOV-TWO-1)."
+    )
+    improvised: bool = Field(
+        default=False, description="An improvised weapon resembling `weapon` (NOV-IMP-1..3)."
+    )
+    mounted: bool = Field(default=False, description="Attacking from horseback (NOV-MNT).")
+    foe_mounted: bool = Field(default=False, description="The foe is mounted too (NOV-MNT-3).")
+    pace: int | None = Field(
+        default=None, ge=1, le=10, description="Mounted charge: the mount's pace multiple."
+    )
+    riding_tn: int | None = Field(
+        default=None, ge=1, le=100, description="Mounted charge above 4×: the GM's Riding TN."
+    )
+    mount_fast: bool = Field(
+        default=True, description="The mount moves faster than a human (NOV-MCH-3)."
+    )
+    ab_share: int | None = Field(
+        default=None, description="Multiple attacks: this attack's share of AB (NOV-MAS-3)."
+    )
     bystanders: list[str] = Field(
         default_factory=list,
         max_length=20,

@@ -88,6 +88,30 @@ class AttackRolled(EncounterEvent):
     boon_points: int
     snag_points: int
     nova: bool
+    head_points: int  # extra Boon Points of a head Called Shot, for head Boons only
+
+
+class RidingRolled(EncounterEvent):
+    """The mandatory Riding roll of a mounted attack or charge (NOV-MNT-1, NOV-MCH-4)."""
+
+    combatant: str
+    action: str
+    rolls: dict[str, Any]
+    tn: int
+    total: int
+    success: bool
+    effects: list[dict[str, Any]]
+
+
+class LimbWounded(EncounterEvent):
+    """A Called Shot hit a limb: −2 on actions with it, useless past Con (NOV-CALL-3, -4)."""
+
+    combatant: str
+    location: str
+    damage: int
+    penalty: int  # the limb's total penalty now
+    total_damage: int
+    useless: bool
 
 
 class FatePointGained(EncounterEvent):

@@ -17,6 +17,7 @@ from domain.state import (
     Condition,
     Effect,
     EncounterState,
+    Limb,
     PendingPoints,
     Wound,
 )
@@ -127,8 +128,9 @@ def _attack_rolled(state: EncounterState, e: Any) -> None:
         weapon=action.weapon,
         params=action.params,
     )
-    if e.hit and e.boon_points > 0:
-        state.pending_boons = PendingPoints(points=e.boon_points, **pending)
+    head = e.head_points
+    if e.hit and e.boon_points + head > 0:
+        state.pending_boons = PendingPoints(points=e.boon_points, head_points=head, **pending)
     if not e.hit and e.snag_points > 0:
         state.pending_snags = PendingPoints(points=e.snag_points, **pending)
 
@@ -138,6 +140,18 @@ def _action_held(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     who.hold_ip = e.ip
     who.ap_budget = e.ap_budget
+
+
+@_on("RidingRolled")
+def _riding_rolled(state: EncounterState, e: Any) -> None:
+    _add_effects(state, e.effects, e.originator_version)
+
+
+@_on("LimbWounded")
+def _limb_wounded(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].limbs[e.location] = Limb(
+        penalty=e.penalty, damage=e.total_damage, useless=e.useless
+    )
 
 
 @_on("FatePointGained")

@@ -24,6 +24,14 @@ class Wound(BaseModel):
     round: int
 
 
+class Limb(BaseModel):
+    """A limb hit by Called Shots: its cumulative penalty and damage (NOV-CALL-3, -4)."""
+
+    penalty: int = 0
+    damage: int = 0
+    useless: bool = False
+
+
 class Condition(BaseModel):
     """A named condition; `count` rounds left, or None while it lasts until cleared."""
 
@@ -61,6 +69,7 @@ class CombatantState(BaseModel):
     wounds: list[Wound] = Field(default_factory=list)
     conditions: dict[str, Condition] = Field(default_factory=dict)
     effects: list[Effect] = Field(default_factory=list)
+    limbs: dict[str, Limb] = Field(default_factory=dict)
     fate_points: int = 0
     ap_budget: int | None = None  # this round's budget, once declared
     ap_spent: int = 0  # AP spent this round
@@ -72,7 +81,7 @@ class CombatantState(BaseModel):
         return self.model_copy(
             update={
                 name: deepcopy(getattr(self, name), memo)
-                for name in ("wounds", "conditions", "effects")
+                for name in ("wounds", "conditions", "effects", "limbs")
             }
         )
 
@@ -118,6 +127,7 @@ class PendingPoints(BaseModel):
     combatant: str
     target: str
     points: int
+    head_points: int = 0  # head Called Shot extras, for head Boons only (NOV-BOON-4)
     margin: int
     weapon: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)

@@ -115,6 +115,22 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
+@_line("RidingRolled")
+def _(e: Any, s: EncounterState) -> str:
+    (roll,) = e.rolls.values()
+    result = "keeps his seat" if e.success else "fails: −1 AB and −1 DEF this round"
+    return f"{_name(s, e.combatant)} rolls Riding: {roll_text(roll)} vs TN {e.tn}: {result}."
+
+
+@_line("LimbWounded")
+def _(e: Any, s: EncounterState) -> str:
+    state = "useless" if e.useless else f"{e.penalty} on actions with it"
+    return (
+        f"{_name(s, e.combatant)}'s {e.location} takes {e.damage} ({e.total_damage} in "
+        f"all): {state}."
+    )
+
+
 @_line("FatePointGained")
 def _(e: Any, s: EncounterState) -> str:
     return f"Nova Roll! {_name(s, e.combatant)} gains a Fate Point."

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from domain.commands import ActionSpec
 from domain.errors import RuleViolation
+from domain.rulesystems.novus.situations import CHARGE_AP, situation
 from domain.rulesystems.novus.stats import NovusStats, Weapon
 
 BASE_AP = 5  # NOV-AP-1
@@ -94,6 +95,25 @@ CATALOGUE: dict[str, ActionKind] = {
         ActionKind("dodge", "Basic Dodge (Combat Move)", 2, "NOV-CMV-2", def_mod=3),
         ActionKind("prepare_reroll", "Prepare: reroll initiative", None, "NOV-RRI-1"),
         ActionKind(
+            "brawl",
+            "Brawling attack",
+            3,
+            "NOV-BRAWL-2",
+            attack=True,
+            rolls=("attack",),
+            needs_target=True,
+        ),
+        ActionKind(
+            "mounted_charge",
+            "Mounted Charge",
+            None,
+            "NOV-MCH-1",
+            attack=True,
+            rolls=("riding", "attack"),
+            needs_target=True,
+        ),
+        ActionKind("disengage", "Disengage from melee", 1, "NOV-DIS-1"),
+        ActionKind(
             "first_aid",
             "First Aid (Complex Action)",
             None,
@@ -126,8 +146,13 @@ def kind_of(spec: ActionSpec) -> ActionKind:
         ) from None
 
 
-def attack_weapon(spec: ActionSpec, stats: NovusStats) -> Weapon:
+def attack_weapon(spec: ActionSpec, stats: NovusStats) -> Weapon | None:
+    """The weapon an attack is made with (None: a Brawling attack with bare hands)."""
     weapon = stats.weapon(spec.weapon)
+    if spec.kind == "brawl" and (spec.weapon is None or (weapon and weapon.kind != "unarmed")):
+        weapon = next((w for w in stats.weapons if w.kind == "unarmed"), None)
+        if spec.weapon is None:
+            return weapon
     if weapon is None:
         raise RuleViolation(
             "NOV-DMG-1",
@@ -145,10 +170,12 @@ ATTACK_WEAPONS = {
     "power_attack": ("melee",),
     "missile_attack": ("missile",),
     "unarmed_attack": ("unarmed",),
+    "brawl": ("unarmed",),  # no weapon needed; an unarmed move's DR counts if trained
+    "mounted_charge": ("melee",),
 }
 
 
-def move_of(spec: ActionSpec, weapon: Weapon) -> dict[str, int | bool]:
+def move_of(spec: ActionSpec, weapon: Weapon | None) -> dict[str, int | bool]:
     name = spec.move or "basic"
     if name not in MOVES:
         raise RuleViolation(
@@ -158,7 +185,7 @@ def move_of(spec: ActionSpec, weapon: Weapon) -> dict[str, int | bool]:
         )
     if name != "basic" and spec.kind != "melee_attack":
         raise RuleViolation("NOV-CMV-2", f"{name} is a melee Combat Move", field="actions.move")
-    if name == "cut" and weapon.damage_type != "slashing":
+    if name == "cut" and (weapon is None or weapon.damage_type != "slashing"):
         raise RuleViolation(
             "NOV-CMV-2", "Cut needs an edged (slashing) weapon", field="actions.move"
         )
@@ -170,14 +197,17 @@ def cost_of(spec: ActionSpec, stats: NovusStats) -> int:
     kind = kind_of(spec)
     if kind.attack:
         weapon = attack_weapon(spec, stats)
-        if weapon.kind not in ATTACK_WEAPONS[kind.kind]:
+        if weapon is not None and weapon.kind not in ATTACK_WEAPONS[kind.kind]:
             raise RuleViolation(
                 "NOV-AP-1",
                 f"a {kind.label} is not made with {weapon.name} (a {weapon.kind} weapon)",
                 field="actions.weapon",
             )
-        base = MELEE_AP[weapon.size] if kind.kind == "melee_attack" else kind.ap or 0
-        return base + int(move_of(spec, weapon)["ap"])
+        if kind.kind == "mounted_charge":  # NOV-MCH-1: a fixed 8 AP, 6 with MC II
+            return CHARGE_AP[stats.mounted_combat]
+        base = MELEE_AP[weapon.size] if kind.kind == "melee_attack" and weapon else kind.ap or 0
+        moved = int(move_of(spec, weapon)["ap"]) if weapon else 0
+        return base + moved + situation(spec, stats, weapon).ap
     if kind.ap_range is not None:
         low, high = kind.ap_range
         default = 1 if kind.kind in ("move", "run", "simple") else 2  # NOV-AMB-34
@@ -201,21 +231,13 @@ class Budget:
     carried: int = 0
 
 
-def check_budget(kinds: list[ActionKind], costs: list[int], budget: int, hasted: bool) -> Budget:
+def check_budget(kinds: list[ActionKind], costs: list[int], budget: int) -> Budget:
     """NOV-DECL-3: everything must fit, except one action alone that takes the whole round."""
     total = sum(costs)
     spells = sum(1 for k in kinds if k.spell)
     if spells > 1:  # NOV-HASTE-2 (Default NOV-AMB-20: for everyone)
         raise RuleViolation(
             "NOV-HASTE-2", "no more than one spell can be cast in a round", field="actions"
-        )
-    attacks = sum(1 for k in kinds if k.attack)
-    if attacks > 1 and not hasted:
-        raise RuleViolation(
-            "NOV-MAS-1",
-            "more than one attack in a round needs Haste (NOV-HASTE-1) or high skill; "
-            "multiple attacks from high skill are not implemented yet",
-            field="actions",
         )
     if total <= budget:
         return Budget(budget, costs, total, 0)

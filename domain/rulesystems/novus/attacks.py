@@ -14,7 +14,7 @@ from domain.rulesystems.novus.boons import Purchase, check_purchase
 from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
 from domain.rulesystems.novus.initiative import gain_fate_point
 from domain.rulesystems.novus.saves import roll_save
-from domain.state import ActionState, PendingPoints
+from domain.state import ActionState, EncounterState, PendingPoints
 
 DISARM_TN = 15  # NOV-BOON table: Save vs. Str, TN 15 + the attacker's ranks
 INTO_MELEE = -2  # NOV-FIM-1
@@ -34,10 +34,11 @@ def roll_attack(
     attacker = state.combatants[action.combatant]
     target = state.combatant(target_id)
     weapon = combat.stats_of(attacker).weapon(action.weapon)
-    assert weapon is not None
     situational = dict(modifiers)
     if action.params.get("into_melee"):
         situational["firing into melee"] = INTO_MELEE
+    if "riding_tn" in action.params and not riding_roll(ctx, action):
+        situational["failed Riding roll"] = -1  # NOV-MNT-2, NOV-MCH-5
     ab = combat.attack_bonus(state, attacker, action, weapon, situational)
     roll = open_2d10(ctx.dice, roll_name, ab)
     defence = combat.defence(state, target)
@@ -45,6 +46,11 @@ def roll_attack(
     hit = margin >= 0 if gm_hit is None else gm_hit  # the GM may override
     if gm_hit is not None:
         defence = {**defence, "gm_override": gm_hit}
+    head = 0
+    if hit and action.params.get("called_shot") == "head":  # NOV-CALL-5 (NOV-AMB-17, -42)
+        before_boons = hit_damage(state, action, target.id, max(margin, 0), [])["total"]
+        k = max(1, combat.stats_of(target).bonuses.con + 5)
+        head = (before_boons - 1) // k if before_boons >= 1 else 0
     pos = ctx.emit(
         ev.AttackRolled,
         cause=action.origin if cause is None else cause,
@@ -60,9 +66,95 @@ def roll_attack(
         boon_points=boon_points(margin) if hit else 0,
         snag_points=0 if hit else snag_points(margin),  # Default NOV-AMB-40
         nova="nova" in roll.flags,
+        head_points=head,
     )
     gain_fate_point(ctx, attacker, roll, pos)
     return pos
+
+
+def riding_roll(ctx: Context, action: ActionState) -> bool:
+    """The mandatory Riding roll, no AP (NOV-MNT-1, NOV-MCH-4, -5): a failure costs −1 AB
+    and −1 DEF, at most once a round (Default NOV-AMB-23)."""
+    rider = ctx.state.combatants[action.combatant]
+    tn = int(action.params["riding_tn"])
+    mods = {"riding": combat.stats_of(rider).riding, **combat.action_penalties(ctx.state, rider)}
+    roll = open_2d10(ctx.dice, "riding", mods)
+    success = roll.total >= tn
+    effects = []
+    already = any(e.name == "failed Riding roll" for e in rider.effects_for("def", ctx.state.round))
+    if not success and not already:
+        effects.append(
+            {
+                "combatant": rider.id,
+                "name": "failed Riding roll",
+                "applies_to": "def",
+                "value": -1,
+                "first_round": ctx.state.round,
+                "last_round": ctx.state.round,
+            }
+        )
+    pos = ctx.emit(
+        ev.RidingRolled,
+        cause=action.origin,
+        combatant=rider.id,
+        action=action.id,
+        rolls={"riding": roll.to_dict()},
+        tn=tn,
+        total=roll.total,
+        success=success,
+        effects=effects,
+    )
+    gain_fate_point(ctx, rider, roll, pos)
+    return success
+
+
+def hit_damage(
+    state: EncounterState, action: ActionState, target_id: str, margin: int, bought: list[Purchase]
+) -> dict[str, Any]:
+    """NOV-DMG-1..4 with what the attack's situations and Boons add."""
+    attacker = state.combatants[action.combatant]
+    target = state.combatants[target_id]
+    stats = combat.stats_of(attacker)
+    weapon = stats.weapon(action.weapon)
+    params = action.params
+    names = {p.boon.name for p in bought}
+    bd_extra: dict[str, int] = dict(params.get("bd_mods", {}))
+    if params.get("bd"):
+        bd_extra[params.get("move", "move")] = int(params["bd"])
+    if "strong_attack" in names:
+        bd_extra["Strong Attack"] = stats.bonuses.str_
+    if "adrenal_surge" in names:
+        bd_extra["Adrenal Surge"] = stats.bonuses.wil
+    if action.kind == "brawl":  # NOV-BRAWL-3, -4: Str bonus; DR 0 without unarmed training
+        trained = stats.unarmed_training and weapon is not None
+        base = {
+            "damage rating": weapon.dr if trained and weapon else 0,
+            "str bonus": stats.bonuses.str_,
+            **bd_extra,
+        }
+    elif weapon is None:  # an improvised object resembling nothing: Brawling damage
+        base = {"str bonus": stats.bonuses.str_, **bd_extra}
+    else:
+        base = combat.base_damage(attacker, weapon, bd_extra)
+    if params.get("improvised"):  # NOV-IMP-3 (Default NOV-AMB-22): half, rounded down
+        whole = sum(base.values())
+        base["improvised: half"] = whole // 2 - whole
+    extra: dict[str, int] = {}
+    if "skilled_attack" in names and weapon is not None:  # not Base Damage (NOV-DMG-4)
+        extra["Skilled Attack"] = weapon.ranks // 2
+    if params.get("charge_damage"):  # NOV-MCH-3: 15 × pace
+        extra["mounted charge"] = int(params["charge_damage"])
+    for e in attacker.effects_for("damage", state.round):
+        extra[e.name] = e.value
+    scaled = margin if params.get("scaled", True) else 0  # NOV-ATK-5; Cut: none
+    target_stats = combat.stats_of(target)
+    if not params.get("armour", True):
+        armour = 0
+    elif params.get("called_shot"):  # NOV-CALL-2: the location's Called Shot AR
+        armour = target_stats.called_shot_ar.get(params["called_shot"], 0)
+    else:
+        armour = target_stats.ar
+    return combat.damage(base, scaled, extra, armour)
 
 
 def resolve_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
@@ -170,7 +262,7 @@ def spend_boons(ctx: Context, pending: PendingPoints, specs: list[c.BoonSpec]) -
     attacker = state.combatants[pending.combatant]
     stats = combat.stats_of(attacker)
     weapon = stats.weapon(pending.weapon)
-    bought = check_purchase(specs, pending.points, weapon, stats)
+    bought = check_purchase(specs, pending.points, weapon, stats, pending.head_points)
     nxt = state.round + 1
     effects: list[dict[str, Any]] = []
     granted: list[dict[str, Any]] = []
@@ -202,12 +294,11 @@ def spend_boons(ctx: Context, pending: PendingPoints, specs: list[c.BoonSpec]) -
                     next_round(ally.id, "Inspiring Attack", "ip", p.points)
         elif name == "lightning_attack":  # Default NOV-AMB-42: at once, 0 AP, AB −4
             action = state.action(pending.action)
-            params = {
+            params = {  # the same attack again, its DEF changes already counted
                 **action.params,
-                "ab_mod": -4,
-                "ab_mod_name": "lightning attack",
+                "ab_mods": {**action.params.get("ab_mods", {}), "lightning attack": -4},
                 "primary": False,
-                "def_mod": 0,
+                "def_mods": {},
             }
             granted.append(
                 ActionState(
@@ -251,32 +342,13 @@ def _described(p: Purchase) -> dict[str, Any]:
 def apply_hit(
     ctx: Context, pending: PendingPoints, bought: list[Purchase], boons_at: int | None
 ) -> None:
-    """NOV-DMG-1..3 then the conditions the Boons bought (NOV-COND-1..4)."""
+    """Damage (NOV-DMG-1..3), a limb's Called Shot toll (NOV-CALL-3, -4), then the conditions
+    the Boons bought (NOV-COND-1..4)."""
     state = ctx.state
-    attacker = state.combatants[pending.combatant]
+    action = state.action(pending.action)
     target = state.combatants[pending.target]
-    stats = combat.stats_of(attacker)
-    weapon = stats.weapon(pending.weapon)
-    assert weapon is not None
-    params = pending.params
-    names = {p.boon.name: p for p in bought}
-    bd_extra: dict[str, int] = {}
-    if params.get("bd"):
-        bd_extra[params.get("move", "move")] = int(params["bd"])
-    if "strong_attack" in names:
-        bd_extra["Strong Attack"] = stats.bonuses.str_
-    if "adrenal_surge" in names:
-        bd_extra["Adrenal Surge"] = stats.bonuses.wil
-    extra: dict[str, int] = {}
-    if "skilled_attack" in names:  # not Base Damage (NOV-DMG-4)
-        extra["Skilled Attack"] = weapon.ranks // 2
-    for e in attacker.effects_for("damage", state.round):
-        extra[e.name] = e.value
-    base = combat.base_damage(attacker, weapon, bd_extra)
-    scaled = pending.margin if params.get("scaled", True) else 0  # NOV-ATK-5; Cut: none
-    armour = combat.stats_of(target).ar if params.get("armour", True) else 0
-    dmg = combat.damage(base, scaled, extra, armour)
-    ctx.emit(
+    dmg = hit_damage(state, action, target.id, pending.margin, bought)
+    hit_at = ctx.emit(
         ev.DamageApplied,
         cause=pending.attack,
         combatant=target.id,
@@ -286,19 +358,41 @@ def apply_hit(
         breakdown=dmg,
         rolls={},
     )
+    if action.params.get("called_shot") in ("arm", "leg"):
+        _limb(ctx, target.id, action.params["location"], dmg["total"], hit_at)
+    names = {p.boon.name: p for p in bought}
     cause = boons_at if boons_at is not None else pending.attack
     if "bleeder" in names:  # NOV-COND-1: a wound of 1 per round per point
         ctx.apply_condition(
             target.id, "bleeding", "Bleeder", cause=cause, rate=names["bleeder"].points
         )
     # NOV-COND-2: Daze Foe lasts 1 round; dazes do not stack, the longest count stays
-    dazed = target.conditions.get("dazed")
-    if "daze_foe" in names and dazed is None:
+    if "daze_foe" in names and target.conditions.get("dazed") is None:
         ctx.apply_condition(target.id, "dazed", "Daze Foe", cause=cause, count=1)
     if "knock_prone" in names:  # NOV-COND-4
         ctx.apply_condition(target.id, "prone", "Knock Prone", cause=cause)
+    weapon = combat.stats_of(state.combatants[pending.combatant]).weapon(action.weapon)
     if "disarm_foe" in names:
-        _disarm(ctx, target.id, weapon.ranks, cause)
+        _disarm(ctx, target.id, weapon.ranks if weapon else 0, cause)
+
+
+def _limb(ctx: Context, target: str, location: str, damage: int, cause: int) -> None:
+    """NOV-CALL-3, -4 (Default NOV-AMB-16): −2 per successful Called Shot on the limb,
+    cumulative; useless once the damage it took passes the Constitution Stat Value."""
+    who = ctx.state.combatants[target]
+    limb = who.limbs.get(location)
+    total = (limb.damage if limb else 0) + damage
+    con = combat.stats_of(who).values.con
+    ctx.emit(
+        ev.LimbWounded,
+        cause=cause,
+        combatant=target,
+        location=location,
+        damage=damage,
+        penalty=(limb.penalty if limb else 0) - 2,
+        total_damage=total,
+        useless=con is not None and total > con,
+    )
 
 
 def _disarm(ctx: Context, target: str, ranks: int, cause: int) -> None:

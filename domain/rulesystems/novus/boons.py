@@ -70,7 +70,8 @@ TABLE: dict[str, Boon] = {
         ),
     ]
 }
-HEAD_BOONS = {"daze_foe"}  # NOV-BOON-4 (Stunning Blow, Death Strike: GM-entered)
+# NOV-BOON-4, NOV-CALL-6: what a head shot's extra points may buy (the last two GM-entered)
+HEAD_BOONS = {"daze_foe", "stunning_blow", "death_strike"}
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,11 @@ class Purchase:
 
 
 def check_purchase(
-    specs: list[BoonSpec], available: int, weapon: Weapon | None, stats: NovusStats
+    specs: list[BoonSpec],
+    available: int,
+    weapon: Weapon | None,
+    stats: NovusStats,
+    head_points: int = 0,
 ) -> list[Purchase]:
     """NOV-BOON-2: cost within the points, minimums, exclusions, weapon limits."""
     bought: list[Purchase] = []
@@ -129,10 +134,18 @@ def check_purchase(
     if "rapid_reload" in names and (weapon is None or weapon.family != "bow"):
         raise RuleViolation("NOV-BOON-2", "Rapid Reload is for bows only", field="boons")
     total = sum(p.points for p in bought)
-    if total > available:
+    if total > available + head_points:
         raise RuleViolation(
             "NOV-BOON-2",
-            f"the Boons cost {total} points but the attack earned {available}",
+            f"the Boons cost {total} points but the attack earned {available + head_points}",
+            field="boons",
+        )
+    others = sum(p.points for p in bought if p.boon.name not in HEAD_BOONS)
+    if others > available:  # NOV-BOON-4: the head shot's extra points buy head Boons only
+        raise RuleViolation(
+            "NOV-BOON-4",
+            f"{head_points} of the points came from the head shot and buy only Daze Foe, "
+            "Stunning Blow or Death Strike",
             field="boons",
         )
     return bought

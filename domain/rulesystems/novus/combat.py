@@ -58,10 +58,10 @@ def defence(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     }
     # NOV-DECL-2: a declared action's DEF change holds for the whole round
     for action in state.actions:
-        if action.combatant == who.id and action.declared_round <= state.round:
-            mod = action.params.get("def_mod", 0)
-            if mod and action.round == state.round and action.status != "lost":
-                parts[action.params.get("label", action.kind)] = mod
+        spans_now = action.declared_round <= state.round <= action.round
+        if action.combatant == who.id and spans_now and action.status != "lost":
+            for name, mod in action.params.get("def_mods", {}).items():
+                parts[name] = parts.get(name, 0) + mod
     for e in who.effects_for("def", state.round):
         parts[e.name] = e.value
     return {
@@ -74,22 +74,26 @@ def attack_bonus(
     state: EncounterState,
     who: CombatantState,
     action: ActionState,
-    weapon: Weapon,
+    weapon: Weapon | None,
     situational: dict[str, int],
 ) -> dict[str, int]:
-    """Named parts of AB (NOV-ATK-1)."""
+    """Named parts of AB (NOV-ATK-1) and the modifiers its situations declared."""
     stats = stats_of(who)
-    parts = {
-        "skill ranks": weapon.ranks,
-        f"{weapon.stat} bonus": stats.bonuses.of(weapon.stat),
-    }
-    if weapon.ab_bonus:
-        parts["talents"] = weapon.ab_bonus
-    move_ab = action.params.get("move_ab", 0)
-    if move_ab:
-        parts[action.params.get("move", "move")] = move_ab
-    if action.params.get("ab_mod"):
-        parts[action.params.get("ab_mod_name", "modifier")] = action.params["ab_mod"]
+    params = action.params
+    mods = dict(params.get("ab_mods", {}))
+    if "ab_share" in params:  # NOV-MAS-3: the share already holds skill, MAS and FDEF
+        parts = {"share of AB": params["ab_share"]}
+        mods.pop("fighting defensively", None)
+    elif params.get("improvised"):  # NOV-IMP-2: the better of weapon skill and Brawling
+        parts = {"skill (improvised)": params["improvised_ab"]}
+    elif action.kind == "brawl":  # NOV-BRAWL-2: Str + Dex bonuses
+        parts = {"str bonus": stats.bonuses.str_, "dex bonus": stats.bonuses.dex}
+    else:
+        assert weapon is not None
+        parts = {"skill ranks": weapon.ranks, f"{weapon.stat} bonus": stats.bonuses.of(weapon.stat)}
+        if weapon.ab_bonus:
+            parts["talents"] = weapon.ab_bonus
+    parts.update(mods)
     parts.update(action_penalties(state, who))
     for e in who.effects_for("ab", state.round):
         parts[e.name] = e.value

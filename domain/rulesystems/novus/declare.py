@@ -12,6 +12,7 @@ from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import combat, rounds
+from domain.rulesystems.novus.situations import MULTI_ATTACK_AP, multiple_attacks, situation
 from domain.state import ActionState, CombatantState, EncounterState
 
 HOLD_COST = 1  # NOV-HOLD-1
@@ -61,10 +62,24 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
         raise RuleViolation(
             "NOV-PREP-1", "preparing takes the whole round: no other action", field="actions"
         )
-    paid = act.check_budget(kinds, costs, budget, who.has("hasted"))
+    shares: dict[int, int] = {}
+    attacking = [k.attack for k in kinds]
+    if sum(attacking) > 1 and not who.has("hasted"):  # more than one attack: high skill
+        weapons = [
+            act.attack_weapon(a, stats) if k.attack else None
+            for a, k in zip(cmd.actions, kinds, strict=True)
+        ]
+        shares = multiple_attacks(list(cmd.actions), attacking, stats, weapons)
+        first = min(shares)  # Default NOV-AMB-13: 5 AP for all of them together
+        costs = [
+            MULTI_ATTACK_AP if i == first else 0 if i in shares else c for i, c in enumerate(costs)
+        ]
+    paid = act.check_budget(kinds, costs, budget)
     declared, attacks, run_ap = [], 0, 0
     for i, (spec, kind, cost) in enumerate(zip(cmd.actions, kinds, costs, strict=True)):
         declared.append(_action(state, who, spec, kind, cost, ctx.first_position, i, attacks, paid))
+        if i in shares:
+            declared[-1]["params"]["ab_share"] = shares[i]
         attacks += kind.attack
         run_ap += cost if kind.kind == "run" else 0
     effects = []
@@ -155,32 +170,41 @@ def _action(
             raise RuleViolation(
                 "NOV-ATK-1", "a combatant does not attack himself", field="actions.target"
             )
-    params: dict[str, Any] = {"label": kind.label}
+    params: dict[str, Any] = {"label": kind.label, "ab_mods": {}, "def_mods": {}}
     if kind.def_mod:
-        params["def_mod"] = kind.def_mod  # NOV-DECL-2
+        params["def_mods"][kind.label] = kind.def_mod  # NOV-DECL-2: for the whole round
     if spec.wound is not None:
         params["wound"] = spec.wound
     weapon = None
     if kind.attack:
-        weapon = act.attack_weapon(spec, combat.stats_of(who)).name
-        if who.has("disarmed") and kind.kind != "unarmed_attack":
+        stats = combat.stats_of(who)
+        armed = act.attack_weapon(spec, stats)
+        weapon = armed.name if armed else None
+        if who.has("disarmed") and armed is not None and armed.kind != "unarmed":
             raise RuleViolation(
                 "NOV-BOON-2",
                 f"{who.name} was disarmed (Disarm Foe): only "
                 "unarmed attacks until the GM clears it",
                 field="actions.kind",
             )
-        move = act.move_of(spec, act.attack_weapon(spec, combat.stats_of(who)))
+        move = act.move_of(spec, armed)
+        found = situation(spec, stats, armed)
         params.update(
             move=spec.move or "basic",
-            move_ab=move["ab"],
             bd=move["bd"],
             scaled=move["scaled"],
             armour=move["armour"],
             primary=attacks_before == 0,
+            bd_mods=found.bd,
+            **found.params,
         )
+        if move["ab"]:
+            params["ab_mods"][spec.move] = move["ab"]
+        params["ab_mods"].update(found.ab)
         if move["def"]:
-            params.update(def_mod=move["def"], label=f"{kind.label}: {spec.move}")
+            params["def_mods"][spec.move] = move["def"]
+            params["label"] = f"{kind.label}: {spec.move}"
+        params["def_mods"].update(found.def_)
         if spec.into_melee or spec.bystanders:
             if kind.kind != "missile_attack":
                 raise RuleViolation(

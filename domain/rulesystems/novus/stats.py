@@ -52,7 +52,15 @@ class Weapon(BaseModel):
     ranks: int = Field(default=0, ge=0, le=100, description="Ranks in its Combat Skill.")
     ab_bonus: int = Field(default=0, ge=-50, le=50, description="Talents and other AB bonuses.")
     damage_type: Literal["slashing", "piercing", "bludgeoning"] = "slashing"
-    family: str = Field(default="", max_length=40, description="e.g. bow, crossbow, sling.")
+    family: str = Field(
+        default="", max_length=40, description="e.g. bow, crossbow, sling, pole arm."
+    )
+    hands: Literal[1, 2] = Field(default=1, description="Hands it is made for (NOV-TWO-1).")
+
+    @property
+    def skill_bonus(self) -> int:
+        """Its Combat Skill's ranks and talents (the stat bonus is added by the wielder)."""
+        return self.ranks + self.ab_bonus
 
 
 class NovusStats(BaseModel):
@@ -81,6 +89,20 @@ class NovusStats(BaseModel):
     first_aid: int = Field(default=0, ge=-10, le=100, description="First Aid skill bonus.")
     minor_foe: bool = Field(default=False, description="Dies at 0 hits (NOV-HITS-6).")
     weapons: list[Weapon] = Field(default_factory=list, max_length=20)
+    called_shot_ar: dict[Literal["head", "arm", "leg"], int] = Field(
+        default_factory=dict, description="Called Shot AR by location (NOV-CALL-2); 0 if none."
+    )
+    size: Literal["tiny", "small", "medium", "large", "huge"] = Field(
+        default="medium", description="For the Control Zone's reach (NOV-CZ-3)."
+    )
+    humanoid: bool = True
+    ambidextrous: bool = Field(default=False, description="NOV-OFF-1 (Default NOV-AMB-38).")
+    unarmed_training: bool = Field(default=False, description="NOV-BRAWL-3.")
+    mounted_combat: Literal[0, 1, 2] = Field(
+        default=0, description="Mounted Combat talent: 0 none, 1 (MC I), 2 (MC I and II)."
+    )
+    riding: int = Field(default=0, ge=-10, le=100, description="Riding skill bonus.")
+    mount_trained: bool = Field(default=False, description="Mount trained for combat.")
 
     @model_validator(mode="after")
     def _check(self) -> NovusStats:
