@@ -17,8 +17,14 @@ PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
 
 
+def _printable(text: str) -> str:
+    """Text that encodes as UTF-8 (a request may echo a lone surrogate into a message)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def problem(status: int, title: str, detail: str, **extra: Any) -> JSONResponse:
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    body = {"type": "about:blank", "title": title, "status": status, "detail": _printable(detail)}
+    extra = {k: _printable(v) if isinstance(v, str) else v for k, v in extra.items()}
     body.update({k: v for k, v in extra.items() if v is not None})
     return JSONResponse(jsonable_encoder(body), status_code=status, media_type=PROBLEM)
 

@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.commands import DiceSourceName
 
+MAX_POSITION = 2**31 - 1  # positions and versions fit any store's integer column
+
 
 class EncounterCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -86,6 +88,10 @@ class CombatantPublic(BaseModel):
     down: bool
     declared: bool
     hold_ip: int | None = Field(description="The IP he holds his actions to, this round.")
+    control_zone_ft: int = Field(description="Reach of his Control Zone (NOV-CZ-3).")
+    limbs: dict[str, dict[str, Any]] = Field(
+        description="Limbs hit by Called Shots: penalty, damage, useless (NOV-CALL-3, -4)."
+    )
 
     model_config = ConfigDict(populate_by_name=True)
 
@@ -157,7 +163,7 @@ class NarrativeLog(BaseModel):
 class ForkCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    at: int = Field(ge=1, description="Copy the first `at` events (voids as of `at`).")
+    at: int = Field(ge=1, le=MAX_POSITION, description="Copy the first `at` events.")
     name: str = Field(min_length=1, max_length=120)
     actor: str | None = Field(default=None, max_length=100)
 

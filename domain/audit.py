@@ -69,9 +69,9 @@ def record_of(event: Any) -> dict[str, Any]:
 
 
 def canonical(rec: dict[str, Any]) -> bytes:
-    """Sorted keys, no spaces, UTF-8: the bytes that are hashed."""
+    """Sorted keys, no spaces, non-ASCII as \\u escapes: the bytes that are hashed."""
     body = {k: v for k, v in rec.items() if k not in NOT_HASHED}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()  # ASCII: \u escapes
 
 
 def chain(previous: str, rec: dict[str, Any]) -> str:

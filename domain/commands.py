@@ -6,15 +6,22 @@ against the current state; an invalid command records nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 DiceSourceName = Literal["server", "seeded", "manual"]
 
 
+def _type_is_required(schema: dict[str, Any]) -> None:
+    """`type` has a default for Python callers, but a request must always name it."""
+    schema.setdefault("required", [])
+    if "type" not in schema["required"]:
+        schema["required"].insert(0, "type")
+
+
 class CommandBase(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_type_is_required)
 
     dice: dict[str, list[int]] | None = Field(
         default=None,
@@ -28,6 +35,7 @@ class CommandBase(BaseModel):
     expected_version: int | None = Field(
         default=None,
         ge=0,
+        le=2**31 - 1,
         description="The encounter version this command was decided on; a stale one is a 409.",
     )
     actor: str | None = Field(
@@ -248,7 +256,7 @@ class Void(CommandBase):
     """Void a disputed roll (or an event a roll caused, or a correction) and its cascade."""
 
     type: Literal["void"] = "void"
-    target: int = Field(ge=1, description="The position of the event to void.")
+    target: int = Field(ge=1, le=2**31 - 1, description="The position of the event to void.")
     reason: str = Field(min_length=1, max_length=500)
 
 

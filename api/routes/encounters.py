@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from api import schemas as s
 from api.deps import FraylogDep
 from api.problems import PROBLEM
+from api.schemas import MAX_POSITION
 from domain.commands import Command
 from domain.encounter import GM
 from projections.diff import diff_views
@@ -21,7 +22,7 @@ from projections.view import combatant_view_of, encounter_view
 
 router = APIRouter(prefix="/encounters", tags=["encounters"])
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": s.Problem, "content": {PROBLEM: {}}} for code in (404, 409, 422)
+    code: {"model": s.Problem, "content": {PROBLEM: {}}} for code in (400, 404, 409, 422)
 }
 
 
@@ -45,7 +46,7 @@ async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict
     return encounter_view(recorded.state)
 
 
-@router.get("", response_model=s.EncounterList)
+@router.get("", response_model=s.EncounterList, responses=ERRORS)
 async def list_encounters(
     fraylog: FraylogDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100
 ) -> dict[str, Any]:
@@ -62,7 +63,9 @@ async def list_encounters(
 async def get_encounter(
     encounter_id: UUID,
     fraylog: FraylogDep,
-    version: Annotated[int | None, Query(ge=1, description="The view after event N.")] = None,
+    version: Annotated[
+        int | None, Query(ge=1, le=MAX_POSITION, description="The view after event N.")
+    ] = None,
 ) -> dict[str, Any]:
     """The encounter view, now or as it was after event `version`."""
     state = await run_in_threadpool(fraylog.state, encounter_id, version)
@@ -122,7 +125,9 @@ async def get_events(
     encounter_id: UUID,
     fraylog: FraylogDep,
     format: Annotated[Literal["json", "ndjson", "csv"], Query()] = "json",
-    until: Annotated[int | None, Query(ge=1, description="Only events up to N.")] = None,
+    until: Annotated[
+        int | None, Query(ge=1, le=MAX_POSITION, description="Only events up to N.")
+    ] = None,
 ) -> Any:
     """The event log: JSON (default), NDJSON or CSV."""
     events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
@@ -137,7 +142,9 @@ async def get_events(
 async def get_log(
     encounter_id: UUID,
     fraylog: FraylogDep,
-    until: Annotated[int | None, Query(ge=1, description="Only events up to N.")] = None,
+    until: Annotated[
+        int | None, Query(ge=1, le=MAX_POSITION, description="Only events up to N.")
+    ] = None,
 ) -> dict[str, Any]:
     """The narrative log: one readable line per event, voided ones marked."""
     events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
@@ -148,8 +155,12 @@ async def get_log(
 async def get_diff(
     encounter_id: UUID,
     fraylog: FraylogDep,
-    from_: Annotated[int, Query(alias="from", ge=1, description="The earlier version.")],
-    to: Annotated[int | None, Query(ge=1, description="The later version (default: now).")] = None,
+    from_: Annotated[
+        int, Query(alias="from", ge=1, le=MAX_POSITION, description="The earlier version.")
+    ],
+    to: Annotated[
+        int | None, Query(ge=1, le=MAX_POSITION, description="The later version (default: now).")
+    ] = None,
 ) -> dict[str, Any]:
     """What changed for each combatant between two versions."""
     before = await run_in_threadpool(fraylog.state, encounter_id, from_)

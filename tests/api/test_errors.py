@@ -155,3 +155,48 @@ def test_given_seeded_without_seed_when_creating_then_422(sqlite_client: TestCli
         "/encounters", json={"name": "x", "ruleset": "novus", "dice_source": "seeded"}
     )
     assert r.status_code == 422 and r.json()["field"] == "seed"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/encounters/{eid}?version=9223372036854775808",
+        "/encounters/{eid}/events?until=9223372036854775808",
+        "/encounters/{eid}/log?until=9223372036854775808",
+        "/encounters/{eid}/diff?from=9223372036854775808",
+    ],
+)
+def test_given_a_position_beyond_any_integer_column_then_422(sqlite_client: TestClient, path):  # noqa: ANN001
+    eid = new_encounter(sqlite_client)
+    r = sqlite_client.get(path.format(eid=eid))
+    assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json"
+
+
+def test_given_hits_worked_out_past_the_limit_then_422_and_nothing_recorded(
+    sqlite_client: TestClient,
+) -> None:
+    eid = new_encounter(sqlite_client)
+    r = sqlite_client.post(
+        f"/encounters/{eid}/combatants",
+        json={"name": "A", "stats": {"racial_max_hits": 9999, "values": {"str": 1, "con": 1}}},
+    )
+    assert r.status_code == 422
+    assert sqlite_client.get(f"/encounters/{eid}").status_code == 200
+    assert version(sqlite_client, eid) == 1
+
+
+def test_given_a_lone_surrogate_echoed_in_a_refusal_then_still_problem_json(
+    sqlite_client: TestClient,
+) -> None:
+    eid, a = ready_to_resolve(sqlite_client)
+    r = sqlite_client.post(
+        f"/encounters/{eid}/commands",
+        content='{"type":"clear_condition","combatant":"%s","condition":"\\ud800"}' % a,
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json"
+
+
+def test_given_the_schema_then_every_command_requires_its_type(sqlite_client: TestClient):
+    schemas = sqlite_client.get("/openapi.json").json()["components"]["schemas"]
+    assert "type" in schemas["Declare"]["required"] and "type" in schemas["Undo"]["required"]

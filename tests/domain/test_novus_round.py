@@ -109,16 +109,20 @@ def test_given_haste_when_declaring_two_fast_casts_then_refused_one_spell_a_roun
     assert e.value.rule == "NOV-HASTE-2"
 
 
-def test_given_two_attacks_without_haste_when_declaring_then_refused() -> None:
-    t = Table()
+@pytest.mark.parametrize(("weapon", "rule"), [("sword", "NOV-MAS-1"), ("bow", "NOV-MAS-5")])
+def test_given_two_attacks_without_haste_or_skill_when_declaring_then_refused(
+    weapon: str, rule: str
+) -> None:
+    t = Table()  # skill bonus 9 (7 ranks + Dex 2): one attack a round (NOV-MAS-1)
     t.add("A", novus_stats())
     t.add("B", novus_stats())
     t.ip("A", 19), t.ip("B", 12)
     t.declare("B")
-    swing = {"kind": "missile_attack", "target": "B", "weapon": "bow"}
+    kind = "melee_attack" if weapon == "sword" else "missile_attack"
+    swing = {"kind": kind, "target": "B", "weapon": weapon}
     with pytest.raises(RuleViolation) as e:
         t.declare("A", swing, swing)
-    assert e.value.rule == "NOV-MAS-1"
+    assert e.value.rule == rule
 
 
 def _in_round_two_with(t: Table, name: str) -> None:

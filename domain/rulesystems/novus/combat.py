@@ -34,6 +34,13 @@ def is_dying(who: CombatantState) -> bool:
     return who.hits < 0 and not is_dead(who) and not who.has("stabilised")
 
 
+CONTROL_ZONE_FT = {"large": 10, "huge": 15}  # NOV-CZ-3 (Default NOV-AMB-18): else 5 ft
+
+
+def control_zone(who: CombatantState) -> int:
+    return CONTROL_ZONE_FT.get(stats_of(who).size, 5)
+
+
 def defence(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     """The target's DEF now, with its named parts (NOV-ATK-3, -4)."""
     stats = stats_of(who)

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 StatName = Literal["str", "dex", "spd", "con", "wil", "wis"]
+MAX_HITS = 10_000
 SHIELD_DEF = {"none": 0, "small": 2, "normal": 3, "full": 4}  # NOV-ATK-3, table §4.1
 
 
@@ -71,11 +72,11 @@ class NovusStats(BaseModel):
     hits: int | None = Field(
         default=None,
         gt=0,
-        le=10_000,
+        le=MAX_HITS,
         description="Maximum hits; or give racial_max_hits and Str and Con values.",
     )
-    current_hits: int | None = Field(default=None, ge=-1000, le=10_000)
-    racial_max_hits: int | None = Field(default=None, gt=0, le=10_000)
+    current_hits: int | None = Field(default=None, ge=-1000, le=MAX_HITS)
+    racial_max_hits: int | None = Field(default=None, gt=0, le=MAX_HITS)
     special_hits: int = Field(default=0, ge=0, le=1000, description="Class and talent hits.")
     bonuses: StatBonuses = Field(default_factory=StatBonuses)
     values: StatValues = Field(default_factory=StatValues)
@@ -118,6 +119,8 @@ class NovusStats(BaseModel):
             self.hits = self.racial_max_hits + v.str_ + v.con
             if self.current_hits is None:
                 self.current_hits = 20 + v.str_ + v.con + self.special_hits
+            if self.hits > MAX_HITS or self.current_hits > MAX_HITS:
+                raise ValueError(f"hits worked out from the values pass {MAX_HITS}")
         return self
 
     def weapon(self, name: str | None) -> Weapon | None:

@@ -36,6 +36,8 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "dead": dead,
         "down": who.hits <= 0,
         "declared": who.id in state.declared,
+        "control_zone_ft": combat.control_zone(who),
+        "limbs": {k: v.model_dump() for k, v in who.limbs.items()},
         "hold_ip": who.hold_ip,
     }
 

@@ -1,0 +1,299 @@
+"""Novus special situations (novus.md §5), through the domain and the HTTP API."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import commands as c
+from domain.errors import RuleViolation
+from tests.builders import Table, novus_stats, of_type, target_stats
+
+
+def facing(attacker: dict | None = None, target: dict | None = None) -> Table:
+    t = Table()
+    t.add("A", attacker or novus_stats(), side="heroes")
+    t.add("T", target or target_stats(def_=10, ar=0, hits=60), side="foes")
+    t.ip("A", 19), t.ip("T", 12)
+    t.declare("T")
+    return t
+
+
+def attack_bonus(t: Table, **action) -> dict:
+    t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword", **action})
+    return of_type(t.resolve([5, 5]), "AttackRolled")[0].attack_bonus
+
+
+@pytest.mark.parametrize(
+    ("action", "name", "value"),
+    [
+        ({"called_shot": "arm"}, "called shot: arm", -4),  # NOV-CALL-1
+        ({"called_shot": "head"}, "called shot: head", -8),
+        ({"direction": "flank"}, "flank", 2),  # NOV-CZ-2
+        ({"direction": "rear"}, "rear", 4),
+        ({"off_hand": True}, "off hand", -4),  # NOV-OFF-1
+    ],
+)
+def test_given_a_situation_when_attacking_then_its_ab_modifier_is_named(action, name, value):
+    assert attack_bonus(facing(), **action)[name] == value
+
+
+def test_given_an_ambidextrous_fighter_when_attacking_off_hand_then_no_penalty() -> None:
+    assert "off hand" not in attack_bonus(facing(novus_stats(ambidextrous=True)), off_hand=True)
+
+
+def test_given_fighting_defensively_6_then_ab_minus_6_and_def_plus_3_for_the_round() -> None:
+    t = facing(novus_stats(bonuses={"dex": 2}))  # NOV-TV-16: skill bonus 9
+    t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword", "defensive": 6})
+    assert t.who("A")["def"] == 15 + 3
+    ab = of_type(t.resolve([5, 5]), "AttackRolled")[0].attack_bonus
+    assert ab["fighting defensively"] == -6 and t.who("A")["def"] == 18
+
+
+@pytest.mark.parametrize(("defensive", "rule"), [(3, "NOV-FDEF-1"), (10, "NOV-FDEF-1")])
+def test_given_an_odd_or_too_large_shift_when_fighting_defensively_then_refused(
+    defensive: int, rule: str
+) -> None:
+    with pytest.raises(RuleViolation) as e:
+        facing().declare(
+            "A", {"kind": "melee_attack", "target": "T", "weapon": "sword", "defensive": defensive}
+        )
+    assert e.value.rule == rule
+
+
+def test_given_brawling_with_str_2_dex_1_then_ab_3_and_base_damage_2() -> None:
+    t = facing(novus_stats(bonuses={"str": 2, "dex": 1}))  # NOV-TV-17
+    t.declare("A", {"kind": "brawl", "target": "T"})
+    events = t.resolve([5, 5])  # 10 + 3 = 13 vs DEF 10: M 3
+    assert sum(of_type(events, "AttackRolled")[0].attack_bonus.values()) == 3
+    damage = of_type(events, "DamageApplied")[0]
+    assert damage.breakdown["base_damage"] == {"damage rating": 0, "str bonus": 2}
+    assert damage.amount == 2 + 3
+
+
+def test_given_an_improvised_sword_then_skill_minus_4_and_half_base_damage() -> None:
+    sword = {"name": "sword", "dr": 7, "stat": "str", "ranks": 6}  # skill 6+2 = 8, BD 9
+    t = facing(novus_stats(bonuses={"str": 2, "dex": 1}, weapons=[sword]))  # NOV-TV-18
+    t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword", "improvised": True})
+    events = t.resolve([5, 5])
+    ab = of_type(events, "AttackRolled")[0].attack_bonus
+    assert ab == {"skill (improvised)": 8, "improvised": -4}
+    damage = of_type(events, "DamageApplied")[0]
+    assert sum(damage.breakdown["base_damage"].values()) == 4  # half of 9, rounded down
+    assert damage.breakdown["scaled"] == 10 + 4 - 10
+
+
+def test_given_a_medium_one_hander_in_two_hands_then_5_ap_and_base_damage_plus_2() -> None:
+    t = facing()  # NOV-TV-21
+    events = t.declare(
+        "A", {"kind": "melee_attack", "target": "T", "weapon": "sword", "two_handed": True}
+    )
+    assert events[0].ap_spent == 5
+    damage = of_type(t.resolve([5, 5]), "DamageApplied")[0]
+    assert damage.breakdown["base_damage"]["two hands"] == 2
+
+
+def test_given_an_arm_called_shot_hitting_twice_then_minus_2_each_and_useless_past_con():
+    target = target_stats(def_=10, hits=60, called_shot_ar={"arm": 8}, values={"con": 12})
+    t = facing(target=target)  # NOV-TV-12: AB 9 − 4 = 5; damage 8 + margin − 8
+    shot = {
+        "kind": "melee_attack",
+        "target": "T",
+        "weapon": "sword",
+        "called_shot": "arm",
+        "location": "left arm",
+    }
+    t.declare("A", shot)
+    first = of_type(t.resolve([4, 6]), "LimbWounded")[0]  # 15 vs 10: 8 + 5 − 8 = 5
+    assert (first.damage, first.penalty, first.useless) == (5, -2, False)
+    t.run(c.EndRound())
+    t.declare("T"), t.declare("A", shot)
+    second = of_type(t.resolve([6, 7]), "LimbWounded")[0]  # 18 vs 10: 8 + 8 − 8 = 8
+    assert (second.damage, second.total_damage, second.penalty) == (8, 13, -4)
+    assert second.useless  # 13 > Con 12
+    assert t.state.combatants[t.ids["T"]].limbs["left arm"].useless
+
+
+def test_given_head_damage_7_8_14_15_with_con_bonus_2_then_extra_points_0_1_1_2() -> None:
+    # NOV-TV-11: K = 2 + 5 = 7; damage D gives (D − 1) // 7 extra Boon Points
+    for margin, extra in [(0, 0), (1, 1), (7, 1), (8, 2)]:
+        target = target_stats(def_=10, ar=0, hits=60, bonuses={"spd": -5, "con": 2})
+        attacker = novus_stats(
+            weapons=[{"name": "club", "dr": 7, "stat": "str", "ranks": 8}], bonuses={"str": 0}
+        )  # BD 7, AB 8 − 8 = 0 at the head
+        t = facing(attacker, target)
+        t.declare(
+            "A", {"kind": "melee_attack", "target": "T", "weapon": "club", "called_shot": "head"}
+        )
+        faces = {0: [5, 5], 1: [5, 6], 7: [8, 9], 8: [9, 9]}[margin]
+        attack = of_type(t.resolve(faces), "AttackRolled")[0]
+        assert attack.margin == margin and attack.head_points == extra, margin
+
+
+def test_given_head_extra_points_when_spent_on_another_boon_then_refused() -> None:
+    target = target_stats(def_=10, ar=0, hits=60, bonuses={"spd": -5, "con": 0})
+    attacker = novus_stats(
+        weapons=[{"name": "club", "dr": 7, "stat": "str", "ranks": 8}], bonuses={"str": 0}
+    )
+    t = facing(attacker, target)
+    t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "club", "called_shot": "head"})
+    attack = of_type(t.resolve([8, 9]), "AttackRolled")[0]  # D = 7 + 7 = 14, K 5: 2 extra
+    assert (attack.boon_points, attack.head_points) == (0, 2)
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.SpendBoons(boons=[c.BoonSpec(name="strong_attack")]))
+    assert e.value.rule == "NOV-BOON-4"
+    t.run(c.SpendBoons(boons=[c.BoonSpec(name="daze_foe")]))
+    assert t.who("T")["daze_count"] == 1
+
+
+@pytest.mark.parametrize(("n", "foes", "penalty"), [(2, 2, -6), (2, 1, -4)])
+def test_given_high_skill_when_splitting_attacks_then_penalties_per_attack_and_foe(
+    n: int, foes: int, penalty: int
+) -> None:
+    skilled = novus_stats(
+        weapons=[{"name": "sword", "dr": 6, "stat": "dex", "ranks": 23}], bonuses={"dex": 2}
+    )  # total bonus 25: 3 attacks (NOV-TV-22)
+    t = Table()
+    t.add("A", skilled)
+    for name in ("T1", "T2"):
+        t.add(name, target_stats(def_=10, ar=0, hits=80))
+    t.ip("A", 19), t.ip("T1", 5), t.ip("T2", 4)
+    t.declare("T2"), t.declare("T1")
+    targets = ["T1", "T2"] if foes == 2 else ["T1", "T1"]
+    remainder = 25 + penalty  # NOV-TV-3: −6, NOV-TV-4 and -22: −4 → 21
+    events = t.declare(
+        "A",
+        *[
+            {"kind": "melee_attack", "target": x, "weapon": "sword", "ab_share": s}
+            for x, s in zip(targets, [11, remainder - 11], strict=True)
+        ],
+    )
+    assert events[0].ap_spent == 5  # Default NOV-AMB-13
+    shares = [a["params"]["ab_share"] for a in events[0].actions]
+    assert shares == [11, remainder - 11]
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.Undo())  # and again with a wrong split
+        t.declare(
+            "A",
+            *[
+                {"kind": "melee_attack", "target": x, "weapon": "sword", "ab_share": 10}
+                for x in targets
+            ],
+        )
+    assert e.value.rule == "NOV-MAS-3"
+
+
+def test_given_four_attacks_from_skill_25_then_refused_three_at_most() -> None:
+    skilled = novus_stats(
+        weapons=[{"name": "sword", "dr": 6, "stat": "dex", "ranks": 23}], bonuses={"dex": 2}
+    )
+    t = facing(skilled)
+    with pytest.raises(RuleViolation) as e:
+        t.declare("A", *[{"kind": "melee_attack", "target": "T", "weapon": "sword"}] * 4)
+    assert e.value.rule == "NOV-MAS-1"
+
+
+def rider(mc: int = 0, **kw) -> dict:
+    return novus_stats(
+        mounted_combat=mc,
+        riding=10,
+        mount_trained=True,
+        weapons=[
+            {
+                "name": "lance",
+                "dr": 8,
+                "stat": "str",
+                "ranks": 7,
+                "size": "large",
+                "family": "pole arm",
+            }
+        ],
+        **kw,
+    )
+
+
+@pytest.mark.parametrize(("mc", "ap"), [(0, 8), (1, 8), (2, 6)])
+def test_given_a_mounted_charge_then_8_ap_or_6_with_mounted_combat_2(mc: int, ap: int):
+    t = facing(rider(mc))  # NOV-TV-6
+    events = t.declare("A", {"kind": "mounted_charge", "target": "T", "weapon": "lance", "pace": 2})
+    assert (events[0].ap_spent, events[0].ap_carried) == (5, ap - 5)
+
+
+@pytest.mark.parametrize(("mc", "ab", "def_"), [(1, 4, -4), (0, -1, -9)])
+def test_given_a_charge_then_ab_and_def_by_mounted_combat_1(mc: int, ab: int, def_: int):
+    t = facing(rider(mc))  # NOV-TV-7
+    t.declare("A", {"kind": "mounted_charge", "target": "T", "weapon": "lance", "pace": 2})
+    assert t.who("A")["def"] == 15 + def_
+    t.run(c.EndRound())
+    t.declare("T"), t.declare("A")
+    events = t.resolve([5, 5], dice={"riding": [6, 6]})  # Riding 12 + 10 ≥ 20
+    assert of_type(events, "AttackRolled")[0].attack_bonus["mounted charge"] == ab
+
+
+@pytest.mark.parametrize(("pace", "bonus", "tn"), [(2, 30, 20), (3, 45, 25), (4, 60, 30)])
+def test_given_a_charge_at_pace_then_extra_damage_and_riding_tn(pace: int, bonus: int, tn: int):
+    t = facing(rider(1))  # NOV-TV-5
+    t.declare("A", {"kind": "mounted_charge", "target": "T", "weapon": "lance", "pace": pace})
+    t.run(c.EndRound())
+    t.declare("T"), t.declare("A")
+    events = t.resolve([5, 5], dice={"riding": [9, 9]}, boons=[])
+    assert of_type(events, "RidingRolled")[0].tn == tn
+    assert of_type(events, "DamageApplied")[0].breakdown["extra"]["mounted charge"] == bonus
+
+
+def test_given_a_failed_riding_roll_in_a_charge_without_mc1_then_ab_minus_2_def_minus_10():
+    t = facing(rider(0))  # NOV-TV-8
+    t.declare("A", {"kind": "mounted_charge", "target": "T", "weapon": "lance", "pace": 2})
+    t.run(c.EndRound())
+    t.declare("T"), t.declare("A")
+    events = t.resolve([5, 5], dice={"riding": [2, 3]})  # 5 + 10 = 15 < 20
+    ab = of_type(events, "AttackRolled")[0].attack_bonus
+    assert ab["mounted charge"] + ab["failed Riding roll"] == -2
+    assert t.who("A")["def"] == 15 - 9 - 1
+
+
+def test_given_a_pace_above_4_without_a_gm_tn_then_refused() -> None:
+    with pytest.raises(RuleViolation) as e:
+        facing(rider(1)).declare(
+            "A", {"kind": "mounted_charge", "target": "T", "weapon": "lance", "pace": 5}
+        )
+    assert e.value.rule == "NOV-MCH-4"
+
+
+@pytest.mark.parametrize(
+    ("mc", "foe_mounted", "ab", "def_"),
+    [(1, True, 0, 0), (0, True, -5, -5), (1, False, -2, -3), (0, False, -7, -8)],
+)
+def test_given_a_mounted_attack_then_the_table_modifiers(mc, foe_mounted, ab, def_) -> None:
+    sword = {"name": "sword", "dr": 6, "stat": "str", "ranks": 7, "size": "small"}
+    t = facing(novus_stats(mounted_combat=mc, riding=10, weapons=[sword]))  # NOV-TV-9: 3 + 2 AP
+    t.declare(
+        "A",
+        {
+            "kind": "melee_attack",
+            "target": "T",
+            "weapon": "sword",
+            "mounted": True,
+            "foe_mounted": foe_mounted,
+        },
+    )
+    assert t.who("A")["def"] == 15 + def_
+    events = t.resolve([5, 5], dice={"riding": [9, 9]})  # TN 23 untrained: 28 passes
+    assert of_type(events, "RidingRolled")[0].tn == 23
+    assert of_type(events, "AttackRolled")[0].attack_bonus.get("mounted", 0) == ab
+
+
+@pytest.mark.parametrize(("mc", "ap", "carried"), [(0, 5, 1), (2, 5, 0)])
+def test_given_a_mounted_medium_attack_then_2_extra_ap_or_1_with_mc2(mc, ap, carried):
+    sword = {"name": "sword", "dr": 6, "stat": "str", "ranks": 7}
+    t = facing(novus_stats(mounted_combat=mc, weapons=[sword]))  # NOV-TV-10
+    events = t.declare(
+        "A", {"kind": "melee_attack", "target": "T", "weapon": "sword", "mounted": True}
+    )
+    assert (events[0].ap_spent, events[0].ap_carried) == (ap, carried)
+
+
+def test_given_a_large_creature_then_its_control_zone_reaches_10_ft() -> None:
+    t = Table()  # NOV-CZ-3
+    t.add("Ogre", target_stats(size="large"))
+    t.add("Imp", target_stats(size="tiny"))
+    assert t.who("Ogre")["control_zone_ft"] == 10 and t.who("Imp")["control_zone_ft"] == 5
