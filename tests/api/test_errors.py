@@ -166,7 +166,7 @@ def test_given_seeded_without_seed_when_creating_then_422(sqlite_client: TestCli
         "/encounters/{eid}/diff?from=9223372036854775808",
     ],
 )
-def test_given_a_position_beyond_any_integer_column_then_422(sqlite_client: TestClient, path):  # noqa: ANN001
+def test_given_a_position_beyond_any_integer_column_then_422(sqlite_client: TestClient, path):
     eid = new_encounter(sqlite_client)
     r = sqlite_client.get(path.format(eid=eid))
     assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json"
@@ -191,7 +191,7 @@ def test_given_a_lone_surrogate_echoed_in_a_refusal_then_still_problem_json(
     eid, a = ready_to_resolve(sqlite_client)
     r = sqlite_client.post(
         f"/encounters/{eid}/commands",
-        content='{"type":"clear_condition","combatant":"%s","condition":"\\ud800"}' % a,
+        content='{"type":"clear_condition","combatant":"' + a + '","condition":"\\ud800"}',
         headers={"content-type": "application/json"},
     )
     assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json"
