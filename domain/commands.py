@@ -141,6 +141,28 @@ class BoonSpec(BaseModel):
     )
 
 
+class Cancel(CommandBase):
+    """Cancel a combatant's unresolved actions this round, optionally for one replacement
+    that happens at once (NOV-CANCEL-1..5)."""
+
+    type: Literal["cancel"] = "cancel"
+    combatant: str
+    replacement: ActionSpec | None = Field(
+        default=None,
+        description="melee_attack (half AB), move (≤3 AP), dodge, counterspell, "
+        "instant_spell_action, or any other action at −5.",
+    )
+
+
+class OpportunityAttack(CommandBase):
+    """An attack outside the initiative order, on a foe crossing the Control Zone (NOV-OA)."""
+
+    type: Literal["opportunity_attack"] = "opportunity_attack"
+    combatant: str
+    target: str
+    weapon: str | None = None
+
+
 class SnagSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -291,6 +313,8 @@ Command = Annotated[
     RollInitiative
     | Declare
     | Hold
+    | Cancel
+    | OpportunityAttack
     | Resolve
     | SpendBoons
     | SpendSnags

@@ -68,6 +68,24 @@ class ActionsDeclared(EncounterEvent):
     hold_ip: int | None  # a hold announced with the declaration
 
 
+class ActionsCancelled(EncounterEvent):
+    """Unresolved actions cancelled, and the replacement that happens at once (if any)."""
+
+    combatant: str
+    cancelled: list[str]
+    replacement: list[dict[str, Any]]
+
+
+class OpportunityTaken(EncounterEvent):
+    """An Opportunity Attack: it uses a declared attack, or is paid in AP (NOV-OA-1..3)."""
+
+    combatant: str
+    target: str
+    consumed: str | None
+    ap_cost: int
+    action: dict[str, Any]
+
+
 class ActionHeld(EncounterEvent):
     combatant: str
     ip: int

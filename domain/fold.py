@@ -135,6 +135,21 @@ def _attack_rolled(state: EncounterState, e: Any) -> None:
         state.pending_snags = PendingPoints(points=e.snag_points, **pending)
 
 
+@_on("ActionsCancelled")
+def _actions_cancelled(state: EncounterState, e: Any) -> None:
+    for action_id in e.cancelled:
+        state.action(action_id).status = "cancelled"
+    _add_actions(state, e.replacement)
+
+
+@_on("OpportunityTaken")
+def _opportunity_taken(state: EncounterState, e: Any) -> None:
+    if e.consumed is not None:
+        state.action(e.consumed).status = "cancelled"
+    state.combatants[e.combatant].ap_spent += e.ap_cost
+    _add_actions(state, [e.action])
+
+
 @_on("ActionHeld")
 def _action_held(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]

@@ -115,7 +115,7 @@ class ActionState(BaseModel):
     target: str | None = None
     weapon: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
-    status: Literal["pending", "resolved", "lost"] = "pending"
+    status: Literal["pending", "resolved", "lost", "cancelled"] = "pending"
     origin: int | None = None  # the event that declared or granted it
 
 

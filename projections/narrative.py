@@ -153,6 +153,26 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_name(s, e.combatant)} spends {e.points} Snag Point(s): {taken}."
 
 
+@_line("ActionsCancelled")
+def _(e: Any, s: EncounterState) -> str:
+    what = ", ".join(s.action(a).params.get("label", s.action(a).kind) for a in e.cancelled)
+    instead = ""
+    if e.replacement:
+        r = e.replacement[0]
+        on = f" on {_name(s, r['target'])}" if r.get("target") else ""
+        instead = f"; instead, at once: {r['params'].get('label', r['kind'])}{on}"
+    return f"Round {s.round}: {_name(s, e.combatant)} cancels {what}{instead}."
+
+
+@_line("OpportunityTaken")
+def _(e: Any, s: EncounterState) -> str:
+    paid = f" ({e.ap_cost} AP)" if e.ap_cost else " (his declared attack)"
+    return (
+        f"Round {s.round}: {_name(s, e.combatant)} takes an Opportunity Attack on "
+        f"{_name(s, e.target)}{paid}."
+    )
+
+
 @_line("ActionHeld")
 def _(e: Any, s: EncounterState) -> str:
     return (

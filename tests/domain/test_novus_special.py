@@ -297,3 +297,116 @@ def test_given_a_large_creature_then_its_control_zone_reaches_10_ft() -> None:
     t.add("Ogre", target_stats(size="large"))
     t.add("Imp", target_stats(size="tiny"))
     assert t.who("Ogre")["control_zone_ft"] == 10 and t.who("Imp")["control_zone_ft"] == 5
+
+
+def test_given_a_cancelled_attack_on_x_when_replaced_by_an_attack_then_half_ab_not_on_x():
+    t = Table()  # NOV-TV-24: AB 9 → 4
+    t.add("A", novus_stats(), side="h")
+    for name in ("X", "Y"):
+        t.add(name, target_stats(def_=10, ar=0, hits=60), side="f")
+    t.ip("A", 10), t.ip("X", 19), t.ip("Y", 1)
+    t.declare("Y"), t.declare("A", {"kind": "melee_attack", "target": "X", "weapon": "sword"})
+    t.declare("X", {"kind": "dodge"})
+    t.resolve()  # X's dodge; A's attack has not resolved
+    with pytest.raises(RuleViolation) as e:
+        t.run(
+            c.Cancel(
+                combatant=t.ids["A"],
+                replacement=c.ActionSpec(kind="melee_attack", target=t.ids["X"], weapon="sword"),
+            )
+        )
+    assert e.value.rule == "NOV-CANCEL-4"
+    t.run(
+        c.Cancel(
+            combatant=t.ids["A"],
+            replacement=c.ActionSpec(kind="melee_attack", target=t.ids["Y"], weapon="sword"),
+        )
+    )
+    assert t.view["actions"][0]["params"]["half_ab"]  # it happens at once
+    attack = of_type(t.resolve([5, 5]), "AttackRolled")[0]
+    assert sum(v for k, v in attack.attack_bonus.items()) == 4
+    assert attack.target == t.ids["Y"]
+
+
+def test_given_a_resolved_action_when_cancelled_then_refused() -> None:
+    t = facing()
+    t.declare("A", {"kind": "dodge"})
+    t.resolve()
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.Cancel(combatant=t.ids["A"]))
+    assert e.value.rule == "NOV-CANCEL-1"
+
+
+def test_given_a_cancel_for_another_action_then_minus_5_and_a_move_at_most_3_ap() -> None:
+    t = facing()
+    t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword"})
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="move", ap=4)))
+    assert e.value.rule == "NOV-CANCEL-2"
+    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="first_aid")))
+    assert t.view["actions"][0]["params"]["ab_mods"] == {"cancelled: other action": -5}
+
+
+def test_given_a_charge_coming_when_the_foe_cancels_for_a_dodge_then_its_def_is_doubled():
+    t = Table()  # NOV-TV-26, NOV-MCH-8: +3 becomes +6
+    t.add("Rider", rider(1), side="h")
+    t.add("Foot", novus_stats(), side="f")
+    t.ip("Rider", 5), t.ip("Foot", 19)
+    t.declare("Rider", {"kind": "mounted_charge", "target": "Foot", "weapon": "lance", "pace": 2})
+    t.declare("Foot", {"kind": "perception"})
+    t.resolve()  # the foot soldier's perception
+    t.run(c.EndRound())
+    t.declare("Rider"), t.declare("Foot", {"kind": "draw_weapon"})
+    before = t.who("Foot")["def"]
+    t.run(c.Cancel(combatant=t.ids["Foot"], replacement=c.ActionSpec(kind="dodge")))
+    assert t.who("Foot")["def"] == before + 6
+
+
+def test_given_a_declared_attack_when_an_opportunity_arises_then_it_uses_that_attack() -> None:
+    t = Table()  # NOV-OA-1..3
+    t.add("A", novus_stats(), side="h")
+    t.add("B", target_stats(def_=10, ar=0, hits=60), side="f")
+    t.add("C", target_stats(def_=10, ar=0, hits=60), side="f")
+    t.ip("A", 10), t.ip("B", 19), t.ip("C", 2)
+    t.declare("C"), t.declare("A", {"kind": "melee_attack", "target": "C", "weapon": "sword"})
+    t.declare("B", {"kind": "move", "ap": 2})
+    taken = t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))[0]
+    assert taken.consumed is not None and taken.ap_cost == 0
+    attack = of_type(t.resolve([5, 5]), "AttackRolled")[0]
+    assert attack.target == t.ids["B"]
+    with pytest.raises(RuleViolation) as e:  # his one attack is spent
+        t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))
+    assert e.value.rule == "NOV-OA-3"
+
+
+def test_given_no_declared_attack_when_taking_an_opportunity_then_paid_in_ap() -> None:
+    t = Table()  # NOV-OA-3 (Default NOV-AMB-25)
+    t.add("A", novus_stats(), side="h")
+    t.add("B", target_stats(def_=10, ar=0, hits=60), side="f")
+    t.ip("A", 10), t.ip("B", 19)
+    t.declare("A", {"kind": "perception"})
+    t.declare("B", {"kind": "move", "ap": 2})
+    taken = t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"], weapon="sword"))[0]
+    assert taken.ap_cost == 4 and t.who("A")["action_points_left"] == 0
+
+
+def test_given_a_disengage_then_1_ap_and_a_move_out_of_the_zone() -> None:
+    t = facing()  # NOV-TV-25
+    events = t.declare("A", {"kind": "disengage"}, {"kind": "move", "ap": 1})
+    assert events[0].ap_spent == 2
+
+
+def test_given_a_charge_with_a_lance_against_a_sword_then_the_lance_strikes_first() -> None:
+    t = Table()  # NOV-MCH-7: the longer weapon first, whatever the IPs
+    t.add("Rider", rider(1), side="h")
+    t.add("Foot", novus_stats(), side="f")
+    t.ip("Rider", 5), t.ip("Foot", 19)
+    t.declare("Rider", {"kind": "mounted_charge", "target": "Foot", "weapon": "lance", "pace": 2})
+    t.declare("Foot")
+    t.run(c.EndRound())
+    (
+        t.declare("Rider"),
+        t.declare("Foot", {"kind": "melee_attack", "target": "Rider", "weapon": "sword"}),
+    )
+    order = [t.state.combatants[a["combatant"]].name for a in t.view["actions"]]
+    assert order == ["Rider", "Foot"]

@@ -66,7 +66,8 @@ def defence(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     # NOV-DECL-2: a declared action's DEF change holds for the whole round
     for action in state.actions:
         spans_now = action.declared_round <= state.round <= action.round
-        if action.combatant == who.id and spans_now and action.status != "lost":
+        # NOV-AMB-31: a cancelled action's DEF change stops when it is cancelled
+        if action.combatant == who.id and spans_now and action.status in ("pending", "resolved"):
             for name, mod in action.params.get("def_mods", {}).items():
                 parts[name] = parts.get(name, 0) + mod
     for e in who.effects_for("def", state.round):
@@ -100,6 +101,10 @@ def attack_bonus(
         parts = {"skill ranks": weapon.ranks, f"{weapon.stat} bonus": stats.bonuses.of(weapon.stat)}
         if weapon.ab_bonus:
             parts["talents"] = weapon.ab_bonus
+    if params.get("half_ab"):  # NOV-CANCEL-2 (Default NOV-AMB-15): half, rounded down
+        whole = sum(parts.values())
+        if whole > 0:
+            parts["cancelled: half AB"] = whole // 2 - whole
     parts.update(mods)
     parts.update(action_penalties(state, who))
     for e in who.effects_for("ab", state.round):

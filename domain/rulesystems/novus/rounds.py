@@ -87,10 +87,43 @@ def queue(state: EncounterState) -> list[ActionState]:
     """NOV-RES-1, -2: first actions by IP, then further attacks by IP; immediate first."""
     rank = {c.id: i for i, c in enumerate(resolution_order(state))}
     pending = [a for a in state.actions if a.status == "pending" and a.round == state.round]
-    return sorted(
+    ordered = sorted(
         pending,
         key=lambda a: (not a.immediate, a.extra, rank.get(a.combatant, len(rank)), a.order),
     )
+    return _longer_weapon_first(state, ordered)
+
+
+def _longer_weapon_first(state: EncounterState, ordered: list[ActionState]) -> list[ActionState]:
+    """NOV-MCH-7 (Default NOV-AMB-24): in a Mounted Charge, when only one side has a pole
+    arm, that side's attack resolves first whatever the IPs."""
+    for charge in [a for a in ordered if a.kind == "mounted_charge"]:
+        answer = next(
+            (
+                a
+                for a in ordered
+                if a.combatant == charge.target
+                and a.target == charge.combatant
+                and a.weapon is not None
+            ),
+            None,
+        )
+        if answer is None:
+            continue
+        poles = [_pole_arm(state, a) for a in (charge, answer)]
+        if poles.count(True) != 1:
+            continue
+        first, second = (charge, answer) if poles[0] else (answer, charge)
+        if ordered.index(first) > ordered.index(second):
+            ordered.remove(first)
+            ordered.insert(ordered.index(second), first)
+    return ordered
+
+
+def _pole_arm(state: EncounterState, action: ActionState) -> bool:
+    weapons = state.combatants[action.combatant].stats.get("weapons", [])
+    weapon = next((w for w in weapons if w["name"] == action.weapon), {})
+    return weapon.get("family", "").lower() in ("pole arm", "polearm", "lance", "long spear")
 
 
 def step(state: EncounterState) -> str:

@@ -11,6 +11,7 @@ from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import (
     attacks,
     boons,
+    cancel,
     declare,
     initiative,
     resolve,
@@ -85,6 +86,12 @@ class NovusRules(RuleSystem):
 
     def on_hold(self, ctx: Context, cmd: c.Hold) -> None:
         declare.hold(ctx, cmd)
+
+    def on_cancel(self, ctx: Context, cmd: c.Cancel) -> None:
+        cancel.cancel(ctx, cmd)
+
+    def on_opportunity_attack(self, ctx: Context, cmd: c.OpportunityAttack) -> None:
+        cancel.opportunity_attack(ctx, cmd)
 
     def on_resolve(self, ctx: Context, cmd: c.Resolve) -> None:
         resolve.resolve(ctx, cmd)

@@ -1,0 +1,155 @@
+"""Cancelling declared actions, and Opportunity Attacks: what happens out of the resolution
+order (NOV-CANCEL-1..5, NOV-MAR-2, NOV-MCH-8, NOV-OA-1..3, NOV-RES-3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as c
+from domain import events as ev
+from domain.errors import RuleViolation
+from domain.rulesystems.base import Context
+from domain.rulesystems.novus import actions as act
+from domain.rulesystems.novus import combat, rounds
+from domain.rulesystems.novus.declare import _action
+from domain.state import ActionState, CombatantState, EncounterState
+
+CANCEL_MOVE_AP = 3  # NOV-CANCEL-2: a move of at most 3 AP
+OTHER_ACTION = -5  # NOV-CANCEL-2: some other action at −5
+DEFENSIVE = {"dodge", "counterspell", "instant_spell_action"}  # NOV-CANCEL-2 items 4..6
+
+
+def _mine_this_round(state: EncounterState, who: CombatantState) -> list[ActionState]:
+    return [a for a in state.actions if a.combatant == who.id and a.round == state.round]
+
+
+def cancel(ctx: Context, cmd: c.Cancel) -> None:
+    state = ctx.state
+    who = state.combatant(cmd.combatant)
+    if rounds.step(state) not in ("resolution", "boons", "snags"):
+        raise RuleViolation("NOV-CANCEL-1", "actions are cancelled while the round resolves")
+    mine = _mine_this_round(state, who)
+    pending = [a for a in mine if a.status == "pending"]
+    if not pending:  # NOV-CANCEL-1: only before it resolves
+        raise RuleViolation(
+            "NOV-CANCEL-1", f"{who.name} has no unresolved action to cancel", field="combatant"
+        )
+    attacked = any(a.status == "resolved" and act.CATALOGUE[a.kind].attack for a in mine)
+    if attacked and cmd.replacement is not None:  # NOV-CANCEL-5, NOV-MAR-2
+        raise RuleViolation(
+            "NOV-CANCEL-5",
+            "after the first of several attacks he may drop the rest but take no other action",
+            field="replacement",
+        )
+    replacement: list[dict[str, Any]] = []
+    if cmd.replacement is not None:
+        replacement.append(_replacement(state, who, cmd.replacement, pending, ctx.first_position))
+    ctx.emit(
+        ev.ActionsCancelled,
+        combatant=who.id,
+        cancelled=[a.id for a in pending],
+        replacement=replacement,
+    )
+
+
+def _replacement(
+    state: EncounterState,
+    who: CombatantState,
+    spec: c.ActionSpec,
+    cancelled: list[ActionState],
+    position: int,
+) -> dict[str, Any]:
+    """NOV-CANCEL-2..4 (Default NOV-AMB-15): exactly one replacement, at once, free of AP
+    but for a move of at most 3 AP."""
+    kind = act.kind_of(spec)
+    stats = combat.stats_of(who)
+    cost = 0
+    if kind.kind in ("move", "run"):
+        cost = act.cost_of(spec, stats)
+        if cost > CANCEL_MOVE_AP:
+            raise RuleViolation(
+                "NOV-CANCEL-2",
+                f"a move after cancelling costs at most {CANCEL_MOVE_AP} AP",
+                field="replacement.ap",
+            )
+    elif kind.kind == "melee_attack":
+        foes = {a.target for a in cancelled if a.kind == "melee_attack"}
+        if spec.target in foes:  # NOV-CANCEL-4
+            raise RuleViolation(
+                "NOV-CANCEL-4",
+                "the replacement attack may not be on the foe of the cancelled melee attack",
+                field="replacement.target",
+            )
+    elif kind.spell and any(
+        a.params.get("spell") for a in _mine_this_round(state, who) if a.status == "resolved"
+    ):
+        raise RuleViolation("NOV-HASTE-2", "no more than one spell in a round", field="replacement")
+    budget = act.Budget(rounds.ap_budget(state, who), [cost], cost, 0)
+    action = _action(state, who, spec, kind, cost, position, 0, 0, budget)
+    action.update(id=f"{position}.replacement", immediate=True, extra=False)
+    params = action["params"]
+    params["spell"] = kind.spell
+    if kind.kind == "melee_attack":
+        params["half_ab"] = True  # NOV-CANCEL-2 item 1
+    elif kind.kind not in DEFENSIVE and kind.kind not in ("move", "run"):
+        params["ab_mods"]["cancelled: other action"] = OTHER_ACTION  # NOV-CANCEL-2 item 3
+    if kind.kind == "dodge" and _charged_by_someone(state, who):  # NOV-MCH-8: last moment
+        params["def_mods"] = {name: 2 * mod for name, mod in params["def_mods"].items()}
+        params["label"] = f"{kind.label}, at the last moment (doubled)"
+    return action
+
+
+def _charged_by_someone(state: EncounterState, who: CombatantState) -> bool:
+    return any(
+        a.kind == "mounted_charge"
+        and a.target == who.id
+        and a.status == "pending"
+        and a.round == state.round
+        for a in state.actions
+    )
+
+
+def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
+    """NOV-OA-1..3 (Default NOV-AMB-25): it uses his declared attack, else it is paid the
+    basic attack's AP; refused with no attack left or no AP to pay. The trigger (a foe
+    crossing his Control Zone without disengaging, NOV-OA-4) is the GM's call."""
+    state = ctx.state
+    who = state.combatant(cmd.combatant)
+    if rounds.step(state) != "resolution":
+        raise RuleViolation("NOV-OA-1", "an Opportunity Attack happens while the round resolves")
+    mine = _mine_this_round(state, who)
+    declared = next(
+        (a for a in mine if a.status == "pending" and act.CATALOGUE[a.kind].attack), None
+    )
+    spec = c.ActionSpec(
+        kind="melee_attack",
+        target=cmd.target,
+        weapon=cmd.weapon or (declared.weapon if declared else None),
+    )
+    ap_cost = 0
+    if declared is None:
+        if any(act.CATALOGUE[a.kind].attack and a.status == "resolved" for a in mine):
+            raise RuleViolation(
+                "NOV-OA-3", f"{who.name} has no attack left this round", field="combatant"
+            )
+        ap_cost = act.cost_of(spec, combat.stats_of(who))
+        left = rounds.ap_budget(state, who) - who.ap_spent
+        if ap_cost > left:
+            raise RuleViolation(
+                "NOV-OA-3", f"the attack costs {ap_cost} AP, {left} are left", field="combatant"
+            )
+    position = ctx.first_position
+    budget = act.Budget(rounds.ap_budget(state, who), [ap_cost], ap_cost, 0)
+    action = _action(
+        state, who, spec, act.CATALOGUE["melee_attack"], ap_cost, position, 0, 0, budget
+    )
+    action.update(id=f"{position}.opportunity", immediate=True, extra=False)
+    action["params"]["label"] = "Opportunity Attack"
+    ctx.emit(
+        ev.OpportunityTaken,
+        combatant=who.id,
+        target=cmd.target,
+        consumed=declared.id if declared else None,
+        ap_cost=ap_cost,
+        action=action,
+    )
