@@ -68,13 +68,18 @@ def serve(
 
 @app.command()
 def demo(
-    seed: Annotated[str, typer.Option(help="Seed of the demo's dice.")] = "s16",
+    ruleset: Annotated[
+        Literal["novus"], typer.Option(help="The rule system (Novus is the one playable so far).")
+    ] = "novus",
+    seed: Annotated[str, typer.Option(help="Seed of the demo's dice.")] = "s62",
     rounds: Annotated[int, typer.Option(min=1, max=20, help="Rounds to play.")] = 3,
     database: Annotated[
         Path | None, typer.Option(help="SQLite file (default: a fresh temporary one).")
     ] = None,
 ) -> None:
-    """Play a scripted Novus fight with seeded dice and print its log and hits."""
+    """Play a scripted Novus fight with seeded dice and print its log and hits: a mounted
+    charge met by a last-moment dodge (a cancel), a called shot, a hold, Boons, bleeding and
+    a stun ticking down at upkeep."""
     from api.demo import play
 
     with tempfile.TemporaryDirectory() as tmp:

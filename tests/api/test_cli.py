@@ -14,12 +14,24 @@ runner = CliRunner()
 
 def test_given_a_seed_when_running_demo_then_three_rounds_log_and_hp_table_print(tmp_path):
     result = runner.invoke(
-        app, ["demo", "--database", str(tmp_path / "demo.db")], env={"COLUMNS": "200"}
+        app,
+        ["demo", "--ruleset", "novus", "--database", str(tmp_path / "demo.db")],
+        env={"COLUMNS": "200"},
     )
     assert result.exit_code == 0, result.output
     assert "Round 3 ends." in result.output and "Round 4" not in result.output
     assert "After round 3: hits" in result.output
     assert re.search(r"attacks .+ vs DEF \d+", result.output)
+    for shown in (
+        "called shot: head",
+        "holds to IP",
+        "cancels",
+        "Mounted Charge",
+        "rolls Riding",
+        "upkeep: Sela bleeds",
+        "upkeep: Brakka stun 1 → 0",
+    ):
+        assert shown in result.output, shown
     again = runner.invoke(
         app, ["demo", "--database", str(tmp_path / "again.db")], env={"COLUMNS": "200"}
     )
