@@ -157,6 +157,9 @@ def test_given_str_17_con_16_racial_80_special_10_then_maximum_113_starting_63()
         {"racial_max_hits": 80, "special_hits": 10, "values": {"str": 17, "con": 16}}
     )
     assert (stats.hits, stats.current_hits) == (113, 63)
+    t = Table()
+    t.add("Fighter", {"racial_max_hits": 80, "special_hits": 10, "values": {"str": 17, "con": 16}})
+    assert (t.who("Fighter")["max_hits"], t.who("Fighter")["hits"]) == (113, 63)
 
 
 def test_given_lightning_attack_when_bought_then_an_immediate_attack_at_minus_4() -> None:
