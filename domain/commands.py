@@ -154,6 +154,14 @@ class Cancel(CommandBase):
     )
 
 
+class SpendFatePoint(CommandBase):
+    """Spend a Fate Point; its effect is the GM's to enter (NOV-FATE-2)."""
+
+    type: Literal["spend_fate_point"] = "spend_fate_point"
+    combatant: str
+    effect: str = Field(min_length=1, max_length=500)
+
+
 class OpportunityAttack(CommandBase):
     """An attack outside the initiative order, on a foe crossing the Control Zone (NOV-OA)."""
 
@@ -315,6 +323,7 @@ Command = Annotated[
     | Hold
     | Cancel
     | OpportunityAttack
+    | SpendFatePoint
     | Resolve
     | SpendBoons
     | SpendSnags

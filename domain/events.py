@@ -137,6 +137,24 @@ class FatePointGained(EncounterEvent):
     fate_points: int
 
 
+class FatePointSpent(EncounterEvent):
+    combatant: str
+    effect: str  # GM-entered (NOV-FATE-2)
+
+
+class BlockRolled(EncounterEvent):
+    """A Basic Block against an attack about to land (NOV-CMV-2, NOV-CANCEL-2, NOV-FDEF-3)."""
+
+    combatant: str
+    action: str
+    attacker: str
+    blocked: str | None  # the attack it stops, if it succeeds
+    rolls: dict[str, Any]
+    tn: int
+    total: int
+    success: bool
+
+
 class BoonsSpent(EncounterEvent):
     combatant: str
     target: str

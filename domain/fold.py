@@ -174,6 +174,18 @@ def _fate_point_gained(state: EncounterState, e: Any) -> None:
     state.combatants[e.combatant].fate_points += e.fate_points
 
 
+@_on("FatePointSpent")
+def _fate_point_spent(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].fate_points -= 1
+
+
+@_on("BlockRolled")
+def _block_rolled(state: EncounterState, e: Any) -> None:
+    state.action(e.action).status = "resolved"
+    if e.blocked is not None:
+        state.action(e.blocked).status = "lost"
+
+
 @_on("BoonsSpent")
 def _boons_spent(state: EncounterState, e: Any) -> None:
     state.pending_boons = None

@@ -136,6 +136,21 @@ def _(e: Any, s: EncounterState) -> str:
     return f"Nova Roll! {_name(s, e.combatant)} gains a Fate Point."
 
 
+@_line("FatePointSpent")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} spends a Fate Point: {e.effect}."
+
+
+@_line("BlockRolled")
+def _(e: Any, s: EncounterState) -> str:
+    (roll,) = e.rolls.values()
+    outcome = "the attack is stopped" if e.blocked else "the block fails"
+    return (
+        f"{_name(s, e.combatant)} blocks {_name(s, e.attacker)}: {roll_text(roll)} vs TN "
+        f"{e.tn}: {outcome}."
+    )
+
+
 @_line("BoonsSpent")
 def _(e: Any, s: EncounterState) -> str:
     bought = (

@@ -6,7 +6,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
-from tests.builders import Table, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, novus_stats, of_type, target_stats
 
 
 def facing(attacker: dict | None = None, target: dict | None = None) -> Table:
@@ -410,3 +410,29 @@ def test_given_a_charge_with_a_lance_against_a_sword_then_the_lance_strikes_firs
     )
     order = [t.state.combatants[a["combatant"]].name for a in t.view["actions"]]
     assert order == ["Rider", "Foot"]
+
+
+def test_given_an_attack_coming_when_cancelled_for_a_block_that_succeeds_then_it_is_stopped():
+    t = Table()  # NOV-CMV-2, NOV-CANCEL-2: Basic Block vs TN 10 + the attacker's AB
+    t.add("A", novus_stats(), side="h")  # block skill 9
+    t.add("B", novus_stats(), side="f")  # AB 9: TN 19
+    t.ip("A", 5), t.ip("B", 12)
+    (
+        t.declare("A", {"kind": "perception"}),
+        t.declare("B", {"kind": "melee_attack", "target": "A", "weapon": "sword"}),
+    )
+    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="block", target=t.ids["B"])))
+    block = of_type(t.resolve(dice={"block": [6, 5]}), "BlockRolled")[0]  # 11 + 9 = 20
+    assert (block.tn, block.total, block.success) == (19, 20, True)
+    assert t.view["step"] == "end_round"  # B's attack was stopped
+
+
+def test_given_a_fate_point_when_spent_then_logged_with_the_gm_effect() -> None:
+    t = duel()  # NOV-FATE-1, -2
+    t.resolve([1, 10])  # a Nova Roll
+    assert t.who("A")["fate_points"] == 1
+    spent = t.run(c.SpendFatePoint(combatant=t.ids["A"], effect="reroll the save"))[0]
+    assert spent.effect == "reroll the save" and t.who("A")["fate_points"] == 0
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.SpendFatePoint(combatant=t.ids["A"], effect="again"))
+    assert e.value.rule == "NOV-FATE-2"

@@ -114,6 +114,14 @@ CATALOGUE: dict[str, ActionKind] = {
         ),
         ActionKind("disengage", "Disengage from melee", 1, "NOV-DIS-1"),
         ActionKind(
+            "block",
+            "Basic Block (Combat Move)",
+            3,
+            "NOV-CMV-2",
+            rolls=("block",),
+            needs_target=True,
+        ),
+        ActionKind(
             "first_aid",
             "First Aid (Complex Action)",
             None,

@@ -12,11 +12,14 @@ from domain.rulesystems.base import Context
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import combat, rounds
 from domain.rulesystems.novus.declare import _action
+from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus.initiative import gain_fate_point
 from domain.state import ActionState, CombatantState, EncounterState
 
 CANCEL_MOVE_AP = 3  # NOV-CANCEL-2: a move of at most 3 AP
 OTHER_ACTION = -5  # NOV-CANCEL-2: some other action at −5
-DEFENSIVE = {"dodge", "counterspell", "instant_spell_action"}  # NOV-CANCEL-2 items 4..6
+DEFENSIVE = {"dodge", "block", "counterspell", "instant_spell_action"}  # NOV-CANCEL-2 4..6
+BLOCK_TN = 10  # NOV-CMV-2: Basic Block against TN 10 + the attacker's AB
 
 
 def _mine_this_round(state: EncounterState, who: CombatantState) -> list[ActionState]:
@@ -153,3 +156,47 @@ def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
         ap_cost=ap_cost,
         action=action,
     )
+
+
+def block(ctx: Context, action: ActionState) -> None:
+    """NOV-CMV-2 (Default NOV-AMB-14): roll AB against TN 10 + the attacker's AB, both
+    counting only AB not moved to DEF (NOV-FDEF-3); success stops that attack."""
+    state = ctx.state
+    blocker = state.combatants[action.combatant]
+    attacker = state.combatant(action.target or "")
+    incoming = next(
+        (
+            a
+            for a in rounds.queue(state)
+            if a.combatant == attacker.id
+            and a.target == blocker.id
+            and act.CATALOGUE[a.kind].attack
+        ),
+        None,
+    )
+    stats = combat.stats_of(blocker)
+    weapon = next((w for w in stats.weapons if w.kind == "melee"), None)
+    own = {
+        "block skill": weapon.skill_bonus + stats.bonuses.of(weapon.stat) if weapon else 0,
+        **action.params.get("ab_mods", {}),
+        **combat.action_penalties(state, blocker),
+    }
+    tn = BLOCK_TN
+    if incoming is not None:
+        their_weapon = combat.stats_of(attacker).weapon(incoming.weapon)
+        tn += sum(combat.attack_bonus(state, attacker, incoming, their_weapon, {}).values())
+    roll = open_2d10(ctx.dice, "block", own)
+    success = incoming is not None and roll.total >= tn
+    pos = ctx.emit(
+        ev.BlockRolled,
+        cause=action.origin,
+        combatant=blocker.id,
+        action=action.id,
+        attacker=attacker.id,
+        blocked=incoming.id if success and incoming else None,
+        rolls={"block": roll.to_dict()},
+        tn=tn,
+        total=roll.total,
+        success=success,
+    )
+    gain_fate_point(ctx, blocker, roll, pos)

@@ -8,7 +8,7 @@ from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import actions as act
-from domain.rulesystems.novus import combat, rounds
+from domain.rulesystems.novus import cancel, combat, rounds
 from domain.rulesystems.novus.attacks import resolve_attack
 from domain.rulesystems.novus.dice import open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
@@ -40,6 +40,8 @@ def resolve(ctx: Context, cmd: c.Resolve) -> None:
         resolve_attack(ctx, action, cmd)
     elif action.kind == "first_aid":
         first_aid(ctx, action, cmd)
+    elif action.kind == "block":
+        cancel.block(ctx, action)
     else:
         _other(ctx, action)
 

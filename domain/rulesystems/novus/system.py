@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from domain import commands as c
+from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, RuleSystem
 from domain.rulesystems.novus import actions as act
@@ -92,6 +93,13 @@ class NovusRules(RuleSystem):
 
     def on_opportunity_attack(self, ctx: Context, cmd: c.OpportunityAttack) -> None:
         cancel.opportunity_attack(ctx, cmd)
+
+    def on_spend_fate_point(self, ctx: Context, cmd: c.SpendFatePoint) -> None:
+        """NOV-FATE-2: the spend is logged with the GM's effect; the count goes down."""
+        who = ctx.state.combatant(cmd.combatant)
+        if who.fate_points < 1:
+            raise RuleViolation("NOV-FATE-2", f"{who.name} has no Fate Point", field="combatant")
+        ctx.emit(ev.FatePointSpent, combatant=who.id, effect=cmd.effect)
 
     def on_resolve(self, ctx: Context, cmd: c.Resolve) -> None:
         resolve.resolve(ctx, cmd)
