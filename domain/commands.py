@@ -101,6 +101,15 @@ class ActionSpec(BaseModel):
     mount_fast: bool = Field(
         default=True, description="The mount moves faster than a human (NOV-MCH-3)."
     )
+    casting_tn: int | None = Field(
+        default=None, ge=1, le=200, description="A spell cast vs. DEF: its casting TN."
+    )
+    spell_bonus: int | None = Field(
+        default=None, ge=-50, le=200, description="A spell cast vs. DEF: the casting bonus."
+    )
+    spell_damage: int | None = Field(
+        default=None, ge=0, le=1000, description="A spell cast vs. DEF: its Base Damage."
+    )
     ab_share: int | None = Field(
         default=None, description="Multiple attacks: this attack's share of AB (NOV-MAS-3)."
     )

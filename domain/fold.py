@@ -200,7 +200,7 @@ def _snags_spent(state: EncounterState, e: Any) -> None:
 
 
 @_on("DamageApplied")
-def _damage_applied(state: EncounterState, e: Any) -> None:
+def _damage_applied(state: EncounterState, e: Any) -> None:  # hits may go below 0 (NOV-HITS-2)
     state.combatants[e.combatant].hits -= e.amount
 
 

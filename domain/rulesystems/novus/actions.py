@@ -112,6 +112,7 @@ CATALOGUE: dict[str, ActionKind] = {
             rolls=("riding", "attack"),
             needs_target=True,
         ),
+        # NOV-DIS-1: 1 AP, then the move out of the Control Zone provokes no OA (NOV-OA-4)
         ActionKind("disengage", "Disengage from melee", 1, "NOV-DIS-1"),
         ActionKind(
             "block",
@@ -134,8 +135,9 @@ CATALOGUE: dict[str, ActionKind] = {
 
 MELEE_AP = {"tiny": 3, "small": 3, "medium": 4, "large": 5, "huge": 5}  # NOV-AP-1
 
-# Combat Moves with an attack (NOV-CMV-2, catalogue Default NOV-AMB-14): AB, DEF for the
-# round, extra AP, extra Base Damage, whether Scaled Damage and armour count.
+# Combat Moves with an attack (NOV-CMV-1: each gives AB, DEF for the round, AP; NOV-CMV-2,
+# catalogue Default NOV-AMB-14): AB, DEF, extra AP, extra Base Damage, whether Scaled
+# Damage and armour count.
 MOVES: dict[str, dict[str, int | bool]] = {
     "basic": {"ab": 0, "def": 0, "ap": 0, "bd": 0, "scaled": True, "armour": True},
     "all_out_attack": {"ab": 2, "def": -2, "ap": 2, "bd": 4, "scaled": True, "armour": True},

@@ -8,7 +8,7 @@ from typing import Any
 from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context
+from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import combat, snags
 from domain.rulesystems.novus.boons import Purchase, check_purchase
 from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
@@ -159,9 +159,61 @@ def hit_damage(
 
 def resolve_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     pos = roll_attack(ctx, action, action.target or "", cmd.modifiers, cmd.hit)
+    # NOV-FIM-2: a shot into melee that hits its target resolves like any other
     if not ctx.last(pos).hit and action.params.get("into_melee"):
         bystanders_save(ctx, action, pos)
     settle(ctx, pos, cmd.boons, cmd.snags)
+
+
+def spell_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
+    """NOV-ATK-6: one casting roll serves twice, first against the casting TN, then, if the
+    spell is cast, as the attack total against DEF; damage as NOV-DMG-2 from the spell's
+    Base Damage (GM-entered), less AR. Magic Boons and Snags are outside the combat log."""
+    state = ctx.state
+    caster = state.combatants[action.combatant]
+    target = state.combatant(action.target or "")
+    params = action.params
+    mods = with_situational(
+        {"spell bonus": int(params["spell_bonus"]), **combat.action_penalties(state, caster)},
+        cmd.modifiers,
+    )
+    roll = open_2d10(ctx.dice, "casting", mods)
+    cast = roll.total >= int(params["casting_tn"])
+    defence = {**combat.defence(state, target), "casting_tn": params["casting_tn"], "cast": cast}
+    margin = roll.total - defence["def"]
+    hit = (cast and margin >= 0) if cmd.hit is None else cmd.hit
+    pos = ctx.emit(
+        ev.AttackRolled,
+        cause=action.origin,
+        combatant=caster.id,
+        action=action.id,
+        target=target.id,
+        rolls={"casting": roll.to_dict()},
+        attack_bonus=mods,
+        defence=defence,
+        total=roll.total,
+        hit=hit,
+        margin=margin,
+        boon_points=0,
+        snag_points=0,
+        nova="nova" in roll.flags,
+        head_points=0,
+    )
+    gain_fate_point(ctx, caster, roll, pos)
+    if hit:
+        dmg = combat.damage(
+            {"spell": int(params["spell_damage"])}, max(margin, 0), {}, combat.stats_of(target).ar
+        )
+        ctx.emit(
+            ev.DamageApplied,
+            cause=pos,
+            combatant=target.id,
+            amount=dmg["total"],
+            hits_before=target.hits,
+            hits_after=target.hits - dmg["total"],
+            breakdown=dmg,
+            rolls={},
+        )
 
 
 def settle(

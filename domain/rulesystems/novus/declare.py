@@ -62,9 +62,15 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
         raise RuleViolation(
             "NOV-PREP-1", "preparing takes the whole round: no other action", field="actions"
         )
+    if any(a.defensive for a in cmd.actions) and any(k.kind == "dodge" for k in kinds):
+        raise RuleViolation(
+            "NOV-FDEF-2", "Fighting Defensively never goes with a Dodge", field="actions.defensive"
+        )
     shares: dict[int, int] = {}
     attacking = [k.attack for k in kinds]
-    if sum(attacking) > 1 and not who.has("hasted"):  # more than one attack: high skill
+    # more than one attack without Haste comes from high skill (NOV-MAS), unless Advanced
+    # Combat Training replaces that rule (NOV-MAS-4: its own terms are GM-entered modifiers)
+    if sum(attacking) > 1 and not who.has("hasted") and not stats.advanced_combat_training:
         weapons = [
             act.attack_weapon(a, stats) if k.attack else None
             for a, k in zip(cmd.actions, kinds, strict=True)
@@ -175,6 +181,20 @@ def _action(
         params["def_mods"][kind.label] = kind.def_mod  # NOV-DECL-2: for the whole round
     if spec.wound is not None:
         params["wound"] = spec.wound
+    if spec.casting_tn is not None:  # NOV-ATK-6: a spell cast against DEF
+        if not kind.spell or target is None or spec.spell_bonus is None:
+            raise RuleViolation(
+                "NOV-ATK-6",
+                "a spell vs. DEF is a cast with a target, a "
+                "casting TN and the caster's casting bonus",
+                field="actions.casting_tn",
+            )
+        params.update(
+            vs_def=True,
+            casting_tn=spec.casting_tn,
+            spell_bonus=spec.spell_bonus,
+            spell_damage=spec.spell_damage or 0,
+        )
     weapon = None
     if kind.attack:
         stats = combat.stats_of(who)
@@ -234,7 +254,7 @@ def _action(
         declared_round=state.round,
         cost=cost,
         order=index,
-        extra=kind.attack and attacks_before > 0,  # NOV-RES-2: further attacks go last
+        extra=kind.attack and attacks_before > 0,  # NOV-RES-2, NOV-MAR-1: further attacks last
         target=target,
         weapon=weapon,
         params=params,

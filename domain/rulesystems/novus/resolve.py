@@ -9,7 +9,7 @@ from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import cancel, combat, rounds
-from domain.rulesystems.novus.attacks import resolve_attack
+from domain.rulesystems.novus.attacks import resolve_attack, spell_attack
 from domain.rulesystems.novus.dice import open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
 from domain.state import ActionState
@@ -38,6 +38,8 @@ def resolve(ctx: Context, cmd: c.Resolve) -> None:
         )
     if act.CATALOGUE[action.kind].attack:
         resolve_attack(ctx, action, cmd)
+    elif action.params.get("vs_def"):
+        spell_attack(ctx, action, cmd)
     elif action.kind == "first_aid":
         first_aid(ctx, action, cmd)
     elif action.kind == "block":

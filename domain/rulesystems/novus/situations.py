@@ -12,7 +12,9 @@ from domain.errors import RuleViolation
 from domain.rulesystems.novus.stats import NovusStats, Weapon
 
 CALLED_SHOT_AB = {"arm": -4, "leg": -4, "head": -8}  # NOV-CALL-1
-DIRECTION_AB = {"front": 0, "flank": 2, "rear": 4}  # NOV-CZ-2 (Default: to the attack roll)
+# NOV-CZ-1: the Control Zone's front arc, the flanks and the rear, by the GM's call;
+# NOV-CZ-2 (Default NOV-AMB-18): +2 from a flank, +4 from the rear, to the attack roll
+DIRECTION_AB = {"front": 0, "flank": 2, "rear": 4}
 OFF_HAND = -4  # NOV-OFF-1
 IMPROVISED = -4  # NOV-IMP-2
 TWO_HANDS_AP, TWO_HANDS_BD = 1, 2  # NOV-TWO-1

@@ -103,6 +103,9 @@ class NovusStats(BaseModel):
         default=0, description="Mounted Combat talent: 0 none, 1 (MC I), 2 (MC I and II)."
     )
     riding: int = Field(default=0, ge=-10, le=100, description="Riding skill bonus.")
+    advanced_combat_training: bool = Field(
+        default=False, description="Replaces multiple attacks from high skill (NOV-MAS-4)."
+    )
     mount_trained: bool = Field(default=False, description="Mount trained for combat.")
 
     @model_validator(mode="after")
