@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
@@ -85,10 +86,15 @@ class DomainTable:
 
     def run(self, command: Any, **dice: list[int]) -> list[Any]:
         before = len(self.encounter.pending_events)
-        if isinstance(command, c.Void | c.Undo | c.Redo):
-            self.encounter.correct(command, list(self.encounter.pending_events))
-        else:
-            self.encounter.execute(command, ManualDice(dice))
+        kept = copy.deepcopy(self.encounter)  # a refused command records nothing, as in the app
+        try:
+            if isinstance(command, c.Void | c.Undo | c.Redo):
+                self.encounter.correct(command, list(self.encounter.pending_events))
+            else:
+                self.encounter.execute(command, ManualDice(dice))
+        except DomainError:
+            self.encounter = kept
+            raise
         return self.encounter.pending_events[before:]
 
     def ip(self, name: str, ip: int) -> None:

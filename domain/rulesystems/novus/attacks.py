@@ -28,6 +28,7 @@ def roll_attack(
     gm_hit: bool | None,
     roll_name: str = "attack",
     cause: int | None = None,
+    ride: bool = True,
 ) -> int:
     """Roll one attack and record it (NOV-ATK-1, -2, -5, NOV-CORE-5..7); its position."""
     state = ctx.state
@@ -37,7 +38,7 @@ def roll_attack(
     situational = dict(modifiers)
     if action.params.get("into_melee"):
         situational["firing into melee"] = INTO_MELEE
-    if "riding_tn" in action.params and not riding_roll(ctx, action):
+    if ride and "riding_tn" in action.params and not riding_roll(ctx, action):
         situational["failed Riding roll"] = -1  # NOV-MNT-2, NOV-MCH-5
     ab = combat.attack_bonus(state, attacker, action, weapon, situational)
     roll = open_2d10(ctx.dice, roll_name, ab)
@@ -118,27 +119,26 @@ def hit_damage(
     weapon = stats.weapon(action.weapon)
     params = action.params
     names = {p.boon.name for p in bought}
-    bd_extra: dict[str, int] = dict(params.get("bd_mods", {}))
-    if params.get("bd"):
-        bd_extra[params.get("move", "move")] = int(params["bd"])
-    if "strong_attack" in names:
-        bd_extra["Strong Attack"] = stats.bonuses.str_
-    if "adrenal_surge" in names:
-        bd_extra["Adrenal Surge"] = stats.bonuses.wil
     if action.kind == "brawl":  # NOV-BRAWL-3, -4: Str bonus; DR 0 without unarmed training
         trained = stats.unarmed_training and weapon is not None
         base = {
             "damage rating": weapon.dr if trained and weapon else 0,
             "str bonus": stats.bonuses.str_,
-            **bd_extra,
         }
     elif weapon is None:  # an improvised object resembling nothing: Brawling damage
-        base = {"str bonus": stats.bonuses.str_, **bd_extra}
+        base = {"str bonus": stats.bonuses.str_}
     else:
-        base = combat.base_damage(attacker, weapon, bd_extra)
-    if params.get("improvised"):  # NOV-IMP-3 (Default NOV-AMB-22): half, rounded down
+        base = combat.base_damage(attacker, weapon, {})
+    if params.get("improvised"):  # NOV-IMP-3 (Default NOV-AMB-22): the weapon's BD halved
         whole = sum(base.values())
         base["improvised: half"] = whole // 2 - whole
+    base.update(params.get("bd_mods", {}))  # Base Damage extras come in full
+    if params.get("bd"):
+        base[params.get("move", "move")] = int(params["bd"])
+    if "strong_attack" in names:
+        base["Strong Attack"] = stats.bonuses.str_
+    if "adrenal_surge" in names:
+        base["Adrenal Surge"] = stats.bonuses.wil
     extra: dict[str, int] = {}
     if "skilled_attack" in names and weapon is not None:  # not Base Damage (NOV-DMG-4)
         extra["Skilled Attack"] = weapon.ranks // 2
@@ -246,8 +246,15 @@ def spend_snags(ctx: Context, pending: PendingPoints, specs: list[c.SnagSpec]) -
     for snag, spec in chosen:
         if snag.name == "hit_friend":
             action = ctx.state.action(pending.action)
-            pos = roll_attack(
-                ctx, action, spec.target or "", spec.modifiers, spec.hit, "friend_attack", at
+            pos = roll_attack(  # the same attack: no second Riding roll
+                ctx,
+                action,
+                spec.target or "",
+                spec.modifiers,
+                spec.hit,
+                "friend_attack",
+                at,
+                ride=False,
             )
             settle(ctx, pos, None, None)
 
@@ -346,8 +353,8 @@ def spend_boons(ctx: Context, pending: PendingPoints, specs: list[c.BoonSpec]) -
                     next_round(ally.id, "Inspiring Attack", "ip", p.points)
         elif name == "lightning_attack":  # Default NOV-AMB-42: at once, 0 AP, AB −4
             action = state.action(pending.action)
-            params = {  # the same attack again, its DEF changes already counted
-                **action.params,
+            params = {  # the same attack again, its DEF changes and Riding roll already made
+                **{k: v for k, v in action.params.items() if k != "riding_tn"},
                 "ab_mods": {**action.params.get("ab_mods", {}), "lightning attack": -4},
                 "primary": False,
                 "def_mods": {},

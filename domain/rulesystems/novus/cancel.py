@@ -31,8 +31,16 @@ def cancel(ctx: Context, cmd: c.Cancel) -> None:
     who = state.combatant(cmd.combatant)
     if rounds.step(state) not in ("resolution", "boons", "snags"):
         raise RuleViolation("NOV-CANCEL-1", "actions are cancelled while the round resolves")
-    mine = _mine_this_round(state, who)
+    mine = [
+        a
+        for a in state.actions
+        if a.combatant == who.id and a.round >= state.round and a.declared_round <= state.round
+    ]  # a multi-round action can be cancelled too
     pending = [a for a in mine if a.status == "pending"]
+    if any(a.id.endswith(".replacement") for a in pending):  # Default NOV-AMB-15: one only
+        raise RuleViolation(
+            "NOV-CANCEL-2", "a replacement cannot be cancelled for another", field="combatant"
+        )
     if not pending:  # NOV-CANCEL-1: only before it resolves
         raise RuleViolation(
             "NOV-CANCEL-1", f"{who.name} has no unresolved action to cancel", field="combatant"
@@ -75,23 +83,28 @@ def _replacement(
                 f"a move after cancelling costs at most {CANCEL_MOVE_AP} AP",
                 field="replacement.ap",
             )
+    elif kind.attack and kind.kind != "melee_attack":
+        raise RuleViolation(
+            "NOV-CANCEL-2",
+            "the one attack a cancel may bring is a melee attack at half AB",
+            field="replacement.kind",
+        )
     elif kind.kind == "melee_attack":
-        foes = {a.target for a in cancelled if a.kind == "melee_attack"}
+        foes = {a.target for a in cancelled if act.CATALOGUE[a.kind].attack}
         if spec.target in foes:  # NOV-CANCEL-4
             raise RuleViolation(
                 "NOV-CANCEL-4",
                 "the replacement attack may not be on the foe of the cancelled melee attack",
                 field="replacement.target",
             )
-    elif kind.spell and any(
-        a.params.get("spell") for a in _mine_this_round(state, who) if a.status == "resolved"
+    elif kind.spell and any(  # NOV-HASTE-2 (Default NOV-AMB-20)
+        act.CATALOGUE[a.kind].spell for a in _mine_this_round(state, who) if a.status == "resolved"
     ):
         raise RuleViolation("NOV-HASTE-2", "no more than one spell in a round", field="replacement")
     budget = act.Budget(rounds.ap_budget(state, who), [cost], cost, 0)
     action = _action(state, who, spec, kind, cost, position, 0, 0, budget)
     action.update(id=f"{position}.replacement", immediate=True, extra=False)
     params = action["params"]
-    params["spell"] = kind.spell
     if kind.kind == "melee_attack":
         params["half_ab"] = True  # NOV-CANCEL-2 item 1
     elif kind.kind not in DEFENSIVE and kind.kind not in ("move", "run"):
@@ -113,9 +126,10 @@ def _charged_by_someone(state: EncounterState, who: CombatantState) -> bool:
 
 
 def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
-    """NOV-OA-1..3 (Default NOV-AMB-25): it uses his declared attack, else it is paid the
-    basic attack's AP; refused with no attack left or no AP to pay. The trigger (a foe
-    crossing his Control Zone without disengaging, NOV-OA-4) is the GM's call."""
+    """NOV-OA-1..3 (Default NOV-AMB-25): it uses his declared attack, as declared, on the new
+    target; else it is paid the basic melee attack's AP. Refused with no attack left, no AP
+    to pay, or when he cannot act. The trigger (a foe crossing his Control Zone without
+    disengaging, NOV-OA-4) is the GM's call."""
     state = ctx.state
     who = state.combatant(cmd.combatant)
     if rounds.step(state) != "resolution":
@@ -124,34 +138,46 @@ def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
     declared = next(
         (a for a in mine if a.status == "pending" and act.CATALOGUE[a.kind].attack), None
     )
-    spec = c.ActionSpec(
-        kind="melee_attack",
-        target=cmd.target,
-        weapon=cmd.weapon or (declared.weapon if declared else None),
-    )
+    target = state.combatant(cmd.target)
+    position = ctx.first_position
     ap_cost = 0
-    if declared is None:
+    if declared is not None:  # NOV-OA-2: the attack of the round, with all it carries
+        action = declared.model_copy(
+            update={
+                "id": f"{position}.opportunity",
+                "target": target.id,
+                "immediate": True,
+                "extra": False,
+                "origin": position,
+                "params": {**declared.params, "label": "Opportunity Attack"},
+            }
+        ).model_dump()
+    else:
         if any(act.CATALOGUE[a.kind].attack and a.status == "resolved" for a in mine):
             raise RuleViolation(
                 "NOV-OA-3", f"{who.name} has no attack left this round", field="combatant"
             )
+        spec = c.ActionSpec(kind="melee_attack", target=cmd.target, weapon=cmd.weapon)
         ap_cost = act.cost_of(spec, combat.stats_of(who))
         left = rounds.ap_budget(state, who) - who.ap_spent
         if ap_cost > left:
             raise RuleViolation(
                 "NOV-OA-3", f"the attack costs {ap_cost} AP, {left} are left", field="combatant"
             )
-    position = ctx.first_position
-    budget = act.Budget(rounds.ap_budget(state, who), [ap_cost], ap_cost, 0)
-    action = _action(
-        state, who, spec, act.CATALOGUE["melee_attack"], ap_cost, position, 0, 0, budget
-    )
-    action.update(id=f"{position}.opportunity", immediate=True, extra=False)
-    action["params"]["label"] = "Opportunity Attack"
+        budget = act.Budget(rounds.ap_budget(state, who), [ap_cost], ap_cost, 0)
+        action = _action(
+            state, who, spec, act.CATALOGUE["melee_attack"], ap_cost, position, 0, 0, budget
+        )
+        action.update(id=f"{position}.opportunity", immediate=True, extra=False)
+        action["params"]["label"] = "Opportunity Attack"
+    blocked = rounds.is_blocked(state, ActionState(**action))
+    if blocked:
+        rule, reason = blocked.split(": ", 1)
+        raise RuleViolation(rule, f"{who.name} cannot: {reason}", field="combatant")
     ctx.emit(
         ev.OpportunityTaken,
         combatant=who.id,
-        target=cmd.target,
+        target=target.id,
         consumed=declared.id if declared else None,
         ap_cost=ap_cost,
         action=action,

@@ -69,7 +69,8 @@ def defence(state: EncounterState, who: CombatantState) -> dict[str, Any]:
         # NOV-AMB-31: a cancelled action's DEF change stops when it is cancelled
         if action.combatant == who.id and spans_now and action.status in ("pending", "resolved"):
             for name, mod in action.params.get("def_mods", {}).items():
-                parts[name] = parts.get(name, 0) + mod
+                if abs(mod) > abs(parts.get(name, 0)):  # one situation counts once a round
+                    parts[name] = mod
     for e in who.effects_for("def", state.round):
         parts[e.name] = e.value
     return {

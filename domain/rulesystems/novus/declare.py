@@ -16,6 +16,19 @@ from domain.rulesystems.novus.situations import MULTI_ATTACK_AP, multiple_attack
 from domain.state import ActionState, CombatantState, EncounterState
 
 HOLD_COST = 1  # NOV-HOLD-1
+ATTACK_FIELDS = (
+    "called_shot",
+    "defensive",
+    "off_hand",
+    "two_handed",
+    "improvised",
+    "mounted",
+    "foe_mounted",
+    "pace",
+    "riding_tn",
+    "ab_share",
+    "move",
+)
 
 
 def declare(ctx: Context, cmd: c.Declare) -> None:
@@ -68,17 +81,26 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
         )
     shares: dict[int, int] = {}
     attacking = [k.attack for k in kinds]
+    if sum(attacking) == 1 and any(a.ab_share is not None for a in cmd.actions):
+        raise RuleViolation(
+            "NOV-MAS-3",
+            "a share of AB splits several attacks; one attack uses its whole AB",
+            field="actions.ab_share",
+        )
     # more than one attack without Haste comes from high skill (NOV-MAS), unless Advanced
     # Combat Training replaces that rule (NOV-MAS-4: its own terms are GM-entered modifiers)
-    if sum(attacking) > 1 and not who.has("hasted") and not stats.advanced_combat_training:
-        weapons = [
-            act.attack_weapon(a, stats) if k.attack else None
-            for a, k in zip(cmd.actions, kinds, strict=True)
-        ]
-        shares = multiple_attacks(list(cmd.actions), attacking, stats, weapons)
-        first = min(shares)  # Default NOV-AMB-13: 5 AP for all of them together
+    if sum(attacking) > 1 and not who.has("hasted"):
+        if not stats.advanced_combat_training:
+            weapons = [
+                act.attack_weapon(a, stats) if k.attack else None
+                for a, k in zip(cmd.actions, kinds, strict=True)
+            ]
+            shares = multiple_attacks(list(cmd.actions), attacking, stats, weapons)
+        index = [i for i, a in enumerate(attacking) if a]
+        # Default NOV-AMB-13: 5 AP for all of them together, whatever grants them
         costs = [
-            MULTI_ATTACK_AP if i == first else 0 if i in shares else c for i, c in enumerate(costs)
+            MULTI_ATTACK_AP if i == index[0] else 0 if i in index else c
+            for i, c in enumerate(costs)
         ]
     paid = act.check_budget(kinds, costs, budget)
     declared, attacks, run_ap = [], 0, 0
@@ -176,6 +198,15 @@ def _action(
             raise RuleViolation(
                 "NOV-ATK-1", "a combatant does not attack himself", field="actions.target"
             )
+    attack_only = [name for name in ATTACK_FIELDS if getattr(spec, name) not in (None, False, 0)]
+    if spec.direction != "front":
+        attack_only.append("direction")
+    if attack_only and not kind.attack:
+        raise RuleViolation(
+            kind.rule,
+            f"{', '.join(attack_only)} belong(s) to an attack, not to {kind.label}",
+            field=f"actions.{attack_only[0]}",
+        )
     params: dict[str, Any] = {"label": kind.label, "ab_mods": {}, "def_mods": {}}
     if kind.def_mod:
         params["def_mods"][kind.label] = kind.def_mod  # NOV-DECL-2: for the whole round

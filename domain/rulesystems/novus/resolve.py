@@ -94,6 +94,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
         return
     computed = {
         "first aid": combat.stats_of(healer).first_aid,
+        **action.params.get("ab_mods", {}),  # e.g. −5 as a cancel's replacement
         **combat.action_penalties(state, healer),
     }
     mods = with_situational(computed, cmd.modifiers)
