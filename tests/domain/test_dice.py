@@ -1,4 +1,7 @@
-"""Dice values, manual faces and derived faces; Novus open-ended 2d10 vectors (NOV-CORE)."""
+"""Dice values, manual faces and derived faces; Novus open-ended 2d10 vectors: a 10
+explodes (NOV-CORE-2), a 1 implodes (NOV-CORE-3), a chain never turns (NOV-CORE-4), 1 + 10 is
+a Nova (NOV-CORE-5); Boon Points per full 10 over (NOV-CORE-6) and Snag Points under
+(NOV-CORE-7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,21 @@
-"""Novus attacks, damage, Boons, saves, conditions and dying (novus-core.md vectors)."""
+"""Novus attacks, damage, Boons, saves, conditions and dying (novus-core.md vectors).
+
+Vectors and the rules they test (from the rule files):
+- NOV-TV-32: NOV-CORE-5, NOV-FATE-1
+- NOV-TV-35: NOV-SAVE-1..3
+- NOV-TV-36: NOV-ATK-3, -4, NOV-CMV-2
+- NOV-TV-37: NOV-DMG-1
+- NOV-TV-38: NOV-ATK-1, -2, -5, NOV-DMG-1..3
+- NOV-TV-39: NOV-ATK-2, -5
+- NOV-TV-40: NOV-ATK-5, NOV-BOON-1, NOV-COND-1
+- NOV-TV-41: NOV-COND-1, NOV-END-1
+- NOV-TV-42: NOV-COND-2, -5
+- NOV-TV-43: NOV-BOON-2, -3
+- NOV-TV-44: novus-core §5.1, NOV-DMG-1, -4
+- NOV-TV-45: novus-core §5.1, NOV-SAVE-1..3
+- NOV-TV-47: NOV-HITS-3..5
+- NOV-TV-53: NOV-CMV-2
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,14 @@
-"""Novus round sequence, AP budget, initiative and upkeep, as Given/When/Then on the domain."""
+"""Novus round sequence, AP budget, initiative and upkeep, as Given/When/Then on the domain.
+
+Vectors and the rules they test (from the rule files):
+- NOV-TV-1: NOV-DECL-3
+- NOV-TV-2: NOV-DECL-3, NOV-DECL-4
+- NOV-TV-13: NOV-INIT-2
+- NOV-TV-14: NOV-DECL-1, NOV-RES-1, NOV-RES-2
+- NOV-TV-20: NOV-END-1
+- NOV-TV-23: NOV-HASTE-1, NOV-HASTE-2
+- NOV-TV-49: NOV-MOVE-1
+"""
 
 from __future__ import annotations
 

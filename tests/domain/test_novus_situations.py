@@ -1,5 +1,16 @@
 """Holding, preparing, Snags, firing into melee, movement and hits from stats
-(NOV-TV-15, -19, -46, -48..52)."""
+(NOV-TV-15, -19, -46, -48..52).
+
+Vectors and the rules they test (from the rule files):
+- NOV-TV-15: NOV-HOLD-1..3
+- NOV-TV-19: NOV-FIM-1..6
+- NOV-TV-46: NOV-CORE-7, NOV-SNAG-1, -2
+- NOV-TV-48: NOV-HITS-1
+- NOV-TV-49: NOV-MOVE-1
+- NOV-TV-50: NOV-ERRATA-1, NOV-HOLD-1
+- NOV-TV-51: NOV-PREP-1, NOV-RRI-1
+- NOV-TV-52: NOV-SAVE-4, NOV-FIM-5
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,25 @@
-"""Novus special situations (novus.md §5), through the domain and the HTTP API."""
+"""Novus special situations (novus.md §5), through the domain and the HTTP API.
+
+Vectors and the rules they test (from the rule files):
+- NOV-TV-3: NOV-MAS-2
+- NOV-TV-4: NOV-MAS-2
+- NOV-TV-5: NOV-MCH-3, NOV-MCH-4
+- NOV-TV-6: NOV-MCH-1
+- NOV-TV-7: NOV-MCH-2
+- NOV-TV-8: NOV-MCH-2, NOV-MCH-5
+- NOV-TV-9: NOV-MNT-1..4
+- NOV-TV-10: NOV-MNT-5, NOV-AP-1
+- NOV-TV-11: NOV-CALL-5
+- NOV-TV-12: NOV-CALL-1, -3, -4
+- NOV-TV-16: NOV-FDEF-1, NOV-FDEF-3
+- NOV-TV-17: NOV-BRAWL-2..4
+- NOV-TV-18: NOV-IMP-2, NOV-IMP-3
+- NOV-TV-21: NOV-TWO-1
+- NOV-TV-22: NOV-MAS-1..3
+- NOV-TV-24: NOV-CANCEL-2, NOV-CANCEL-4
+- NOV-TV-25: NOV-DIS-1, NOV-OA-4
+- NOV-TV-26: NOV-MCH-8
+"""
 
 from __future__ import annotations
 
