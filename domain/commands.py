@@ -84,6 +84,12 @@ class ActionSpec(BaseModel):
         default=0, ge=0, le=100, description="Fighting Defensively: AB moved to DEF, 2 for 1."
     )
     off_hand: bool = Field(default=False, description="The weapon in the off hand (NOV-OFF-1).")
+    limb: str | None = Field(
+        default=None,
+        max_length=40,
+        description="The limb the action uses, e.g. 'left arm': its Called Shot penalty "
+        "applies, and a useless limb refuses it (NOV-CALL-3, -4).",
+    )
     two_handed: bool = Field(
         default=False, description="A one-handed weapon in both hands (NOV-TWO-1)."
     )

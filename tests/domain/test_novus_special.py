@@ -457,3 +457,57 @@ def test_given_a_fate_point_when_spent_then_logged_with_the_gm_effect() -> None:
     with pytest.raises(RuleViolation) as e:
         t.run(c.SpendFatePoint(combatant=t.ids["A"], effect="again"))
     assert e.value.rule == "NOV-FATE-2"
+
+
+def test_given_a_wounded_arm_when_an_action_uses_it_then_its_penalty_and_useless_refused():
+    target = novus_stats(hits=60, called_shot_ar={"arm": 8}, values={"con": 12},
+                         bonuses={"spd": -5, "dex": 2})  # DEF 10
+    t = Table()  # NOV-CALL-3, NOV-CALL-4: −2 per hit on actions with the limb; useless past Con
+    t.add("A", novus_stats(), side="h")
+    t.add("T", target, side="f")
+    t.ip("A", 19), t.ip("T", 12)
+    t.declare("T")
+    shot = {
+        "kind": "melee_attack",
+        "target": "T",
+        "weapon": "sword",
+        "called_shot": "arm",
+        "location": "sword arm",
+    }
+    t.declare("A", shot)
+    t.resolve([4, 6])  # 5 to the arm: −2
+    t.run(c.EndRound())
+    t.declare("T", {"kind": "melee_attack", "target": "A", "weapon": "sword", "limb": "sword arm"})
+    t.declare("A", shot)
+    t.resolve([6, 7], boons=[])  # 8 more: 13 > Con 12, useless
+    lost_or_rolled = t.resolve([5, 5])
+    ab = of_type(lost_or_rolled, "AttackRolled")[0].attack_bonus
+    assert ab["sword arm wounded"] == -4
+    t.run(c.EndRound())
+    with pytest.raises(RuleViolation) as e:
+        t.declare(
+            "T", {"kind": "melee_attack", "target": "A", "weapon": "sword", "limb": "sword arm"}
+        )
+    assert e.value.rule == "NOV-CALL-4"
+
+
+@pytest.mark.parametrize(
+    ("vector", "faces", "dice_total"),
+    [
+        ("NOV-TV-27", [10, 4, 7], 21),
+        ("NOV-TV-28", [10, 4, 10, 3], 27),
+        ("NOV-TV-29", [1, 3, 5], -1),
+        ("NOV-TV-30", [1, 3, 1, 6], -3),
+        ("NOV-TV-31", [10, 5, 1], 16),
+        ("NOV-TV-32", [1, 10], 11),
+        ("NOV-TV-33", [10, 10, 4, 10, 2], 36),
+    ],
+)
+def test_given_the_dice_vectors_when_rolled_as_a_save_then_the_totals_match(
+    vector: str, faces: list[int], dice_total: int
+) -> None:
+    t = Table()  # NOV-CORE-2..5 through a command (and the HTTP API)
+    t.add("A", novus_stats(bonuses={"con": 0}))
+    save = t.run(c.Save(combatant=t.ids["A"], stat="con"), save=faces)[0]
+    assert save.rolls["save"]["dice_total"] == dice_total, vector
+    assert save.rolls["save"]["faces"] == faces

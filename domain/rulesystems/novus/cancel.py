@@ -205,7 +205,7 @@ def block(ctx: Context, action: ActionState) -> None:
     own = {
         "block skill": weapon.skill_bonus + stats.bonuses.of(weapon.stat) if weapon else 0,
         **action.params.get("ab_mods", {}),
-        **combat.action_penalties(state, blocker),
+        **combat.action_penalties(state, blocker, action),
     }
     tn = BLOCK_TN
     if incoming is not None:

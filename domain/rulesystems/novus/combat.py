@@ -107,7 +107,7 @@ def attack_bonus(
         if whole > 0:
             parts["cancelled: half AB"] = whole // 2 - whole
     parts.update(mods)
-    parts.update(action_penalties(state, who))
+    parts.update(action_penalties(state, who, action))
     for e in who.effects_for("ab", state.round):
         parts[e.name] = e.value
     if action.params.get("primary"):
@@ -116,9 +116,15 @@ def attack_bonus(
     return with_situational(parts, situational)
 
 
-def action_penalties(state: EncounterState, who: CombatantState) -> dict[str, int]:
-    """Modifiers on every roll made to act (Default NOV-AMB-27)."""
+def action_penalties(
+    state: EncounterState, who: CombatantState, action: ActionState | None = None
+) -> dict[str, int]:
+    """Modifiers on every roll made to act (Default NOV-AMB-27), and the wounded limb's
+    penalty on an action that uses it (NOV-CALL-3)."""
     parts: dict[str, int] = {}
+    limb = who.limbs.get(action.params.get("limb", "")) if action is not None else None
+    if limb is not None and limb.penalty:
+        parts[f"{action.params['limb']} wounded"] = limb.penalty
     if who.has("dazed"):
         parts["dazed"] = DAZED_PENALTY  # NOV-COND-2: dazes do not stack
     for e in who.effects_for("act", state.round):

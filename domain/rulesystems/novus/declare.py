@@ -208,6 +208,13 @@ def _action(
             field=f"actions.{attack_only[0]}",
         )
     params: dict[str, Any] = {"label": kind.label, "ab_mods": {}, "def_mods": {}}
+    if spec.limb is not None:
+        limb = who.limbs.get(spec.limb)
+        if limb is not None and limb.useless:  # NOV-CALL-4
+            raise RuleViolation(
+                "NOV-CALL-4", f"{who.name}'s {spec.limb} is useless", field="actions.limb"
+            )
+        params["limb"] = spec.limb
     if kind.def_mod:
         params["def_mods"][kind.label] = kind.def_mod  # NOV-DECL-2: for the whole round
     if spec.wound is not None:

@@ -95,7 +95,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     computed = {
         "first aid": combat.stats_of(healer).first_aid,
         **action.params.get("ab_mods", {}),  # e.g. −5 as a cancel's replacement
-        **combat.action_penalties(state, healer),
+        **combat.action_penalties(state, healer, action),
     }
     mods = with_situational(computed, cmd.modifiers)
     roll = open_2d10(ctx.dice, "first_aid", mods)
