@@ -138,7 +138,10 @@ def _attack_rolled(state: EncounterState, e: Any) -> None:
 @_on("ActionsCancelled")
 def _actions_cancelled(state: EncounterState, e: Any) -> None:
     for action_id in e.cancelled:
-        state.action(action_id).status = "cancelled"
+        action = state.action(action_id)
+        action.status = "cancelled"
+        if action.round > state.round:  # its later AP will not be paid
+            state.combatants[e.combatant].ap_carried = 0
     _add_actions(state, e.replacement)
 
 

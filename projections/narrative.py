@@ -102,6 +102,11 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("AttackRolled")
 def _(e: Any, s: EncounterState) -> str:
     (roll,) = e.rolls.values()  # "attack", or "friend_attack" for a Snag
+    if e.defence.get("cast") is False:
+        return (
+            f"Round {s.round}: {_name(s, e.combatant)} casts at {_name(s, e.target)}: "
+            f"{roll_text(roll)} vs casting TN {e.defence['casting_tn']}: the spell fails."
+        )
     outcome = (
         f"hit by {e.margin}, {e.boon_points} Boon Point(s)"
         if e.hit

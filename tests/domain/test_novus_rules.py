@@ -353,3 +353,108 @@ def test_nov_res_3_hold_and_cancel_resolve_out_of_ip_order() -> None:
     t.declare("B", {"kind": "perception"})
     t.declare("A", {"kind": "perception"}, hold_ip=5)
     assert [t.state.combatants[a["combatant"]].name for a in t.view["actions"]] == ["B", "A"]
+
+
+def test_a_declared_block_counts_fighting_defensively_still_in_force() -> None:
+    t = Table()  # NOV-FDEF-3, NOV-CMV-2
+    t.add("A", novus_stats(), side="h")  # block skill 9
+    t.add("B", novus_stats(), side="f")
+    t.ip("A", 19), t.ip("B", 12)
+    t.run(c.SetCondition(combatant=t.ids["A"], condition="hasted", count=1))
+    t.declare("B", {"kind": "melee_attack", "target": "A", "weapon": "sword"})
+    t.declare(
+        "A",
+        {"kind": "block", "target": "B"},
+        {"kind": "melee_attack", "target": "B", "weapon": "sword", "defensive": 4},
+    )
+    block = of_type(t.resolve(dice={"block": [5, 5]}), "BlockRolled")[0]
+    assert block.rolls["block"]["modifiers"]["fighting defensively"] == -4
+
+
+def test_a_disarmed_blocker_blocks_with_no_skill() -> None:
+    t = pair()  # NOV-CMV-2, Disarm Foe
+    t.run(c.SetCondition(combatant=t.ids["A"], condition="disarmed"))
+    t.declare("B", {"kind": "melee_attack", "target": "A", "weapon": "club"})
+    t.declare("A", {"kind": "block", "target": "B"})
+    block = of_type(t.resolve(dice={"block": [5, 5]}), "BlockRolled")[0]
+    assert block.rolls["block"]["modifiers"]["block skill"] == 0
+
+
+def test_fighting_defensively_after_a_dodge_is_refused_through_a_cancel_too() -> None:
+    t = pair()  # NOV-FDEF-2
+    t.declare("B")
+    t.declare("A", {"kind": "dodge"}, {"kind": "perception"})
+    t.resolve()
+    with pytest.raises(RuleViolation) as e:
+        t.run(
+            c.Cancel(
+                combatant=t.ids["A"],
+                replacement=c.ActionSpec(
+                    kind="melee_attack", target=t.ids["B"], weapon="sword", defensive=2
+                ),
+            )
+        )
+    assert e.value.rule == "NOV-FDEF-2"
+
+
+def test_a_cancelled_power_attack_owes_no_ap_next_round() -> None:
+    t = pair()  # NOV-DECL-4, NOV-CANCEL-1
+    t.declare("B", {"kind": "perception"})
+    t.declare("A", {"kind": "power_attack", "target": "B", "weapon": "sword"})
+    t.run(c.Cancel(combatant=t.ids["A"]))
+    t.resolve()
+    t.run(c.EndRound())
+    assert t.who("A")["ap_budget"] == 5
+
+
+def test_a_replacement_attack_with_a_bow_and_an_opportunity_on_himself_are_refused() -> None:
+    t = pair()
+    t.declare("B", {"kind": "move", "ap": 1})
+    t.declare("A", {"kind": "perception"})
+    with pytest.raises(RuleViolation) as e:
+        t.run(
+            c.Cancel(
+                combatant=t.ids["A"],
+                replacement=c.ActionSpec(kind="melee_attack", target=t.ids["B"], weapon="bow"),
+            )
+        )
+    assert e.value.rule == "NOV-AP-1"
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["A"], weapon="sword"))
+    assert e.value.rule == "NOV-ATK-1"
+
+
+def test_a_spell_vs_def_needs_a_living_foe_and_its_fields_together() -> None:
+    t = pair()  # NOV-ATK-6
+    t.declare("B")
+    for bad in (
+        {"kind": "cast_spell", "target": "A", "casting_tn": 18, "spell_bonus": 6},
+        {"kind": "cast_spell", "spell_bonus": 6},
+    ):
+        with pytest.raises(RuleViolation) as e:
+            t.declare("A", bad)
+        assert e.value.rule == "NOV-ATK-6"
+
+
+def test_voiding_a_riding_roll_voids_the_attack_it_carried() -> None:
+    sword = {"name": "sword", "dr": 6, "stat": "str", "ranks": 7, "size": "small"}
+    t = duel(
+        novus_stats(riding=10, weapons=[sword], bonuses={"str": 2}),
+        target_stats(def_=10, ar=0, hits=80),
+        {"kind": "melee_attack", "target": "T", "weapon": "sword", "mounted": True},
+    )
+    events = t.resolve([5, 5], dice={"riding": [9, 9]}, boons=[])
+    ride = of_type(events, "RidingRolled")[0]
+    assert of_type(events, "AttackRolled")[0].cause == ride.originator_version
+    voided = t.run(c.Void(target=ride.originator_version, reason="the horse shied"))[0]
+    assert of_type(events, "AttackRolled")[0].originator_version in voided.cascade
+
+
+def test_a_share_of_ab_when_hasted_is_refused() -> None:
+    t = pair()  # NOV-MAS-3 applies to high skill only
+    t.run(c.SetCondition(combatant=t.ids["A"], condition="hasted", count=1))
+    t.declare("B")
+    swing = {"kind": "melee_attack", "target": "B", "weapon": "sword", "ab_share": 4}
+    with pytest.raises(RuleViolation) as e:
+        t.declare("A", swing, swing)
+    assert e.value.rule == "NOV-MAS-3"

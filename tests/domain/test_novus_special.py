@@ -460,8 +460,9 @@ def test_given_a_fate_point_when_spent_then_logged_with_the_gm_effect() -> None:
 
 
 def test_given_a_wounded_arm_when_an_action_uses_it_then_its_penalty_and_useless_refused():
-    target = novus_stats(hits=60, called_shot_ar={"arm": 8}, values={"con": 12},
-                         bonuses={"spd": -5, "dex": 2})  # DEF 10
+    target = novus_stats(
+        hits=60, called_shot_ar={"arm": 8}, values={"con": 12}, bonuses={"spd": -5, "dex": 2}
+    )  # DEF 10
     t = Table()  # NOV-CALL-3, NOV-CALL-4: −2 per hit on actions with the limb; useless past Con
     t.add("A", novus_stats(), side="h")
     t.add("T", target, side="f")

@@ -38,8 +38,11 @@ def roll_attack(
     situational = dict(modifiers)
     if action.params.get("into_melee"):
         situational["firing into melee"] = INTO_MELEE
-    if ride and "riding_tn" in action.params and not riding_roll(ctx, action):
-        situational["failed Riding roll"] = -1  # NOV-MNT-2, NOV-MCH-5
+    if ride and "riding_tn" in action.params:
+        success, rode_at = riding_roll(ctx, action)
+        cause = rode_at if cause is None else cause  # the attack follows from the ride
+        if not success:
+            situational["failed Riding roll"] = -1  # NOV-MNT-2, NOV-MCH-5
     ab = combat.attack_bonus(state, attacker, action, weapon, situational)
     roll = open_2d10(ctx.dice, roll_name, ab)
     defence = combat.defence(state, target)
@@ -73,7 +76,7 @@ def roll_attack(
     return pos
 
 
-def riding_roll(ctx: Context, action: ActionState) -> bool:
+def riding_roll(ctx: Context, action: ActionState) -> tuple[bool, int]:
     """The mandatory Riding roll, no AP (NOV-MNT-1, NOV-MCH-4, -5): a failure costs −1 AB
     and −1 DEF, at most once a round (Default NOV-AMB-23)."""
     rider = ctx.state.combatants[action.combatant]
@@ -106,7 +109,7 @@ def riding_roll(ctx: Context, action: ActionState) -> bool:
         effects=effects,
     )
     gain_fate_point(ctx, rider, roll, pos)
-    return success
+    return success, pos
 
 
 def hit_damage(
@@ -174,7 +177,11 @@ def spell_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     target = state.combatant(action.target or "")
     params = action.params
     mods = with_situational(
-        {"spell bonus": int(params["spell_bonus"]), **combat.action_penalties(state, caster)},
+        {
+            "spell bonus": int(params["spell_bonus"]),
+            **params.get("ab_mods", {}),
+            **combat.action_penalties(state, caster, action),
+        },
         cmd.modifiers,
     )
     roll = open_2d10(ctx.dice, "casting", mods)

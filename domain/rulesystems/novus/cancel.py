@@ -74,6 +74,18 @@ def _replacement(
     but for a move of at most 3 AP."""
     kind = act.kind_of(spec)
     stats = combat.stats_of(who)
+    if kind.attack:
+        act.cost_of(spec, stats)  # the weapon must suit the attack (NOV-AP-1)
+    dodged = any(
+        a.kind == "dodge" and a.status in ("pending", "resolved")
+        for a in _mine_this_round(state, who)
+    )
+    if spec.defensive and (dodged or kind.kind == "dodge"):
+        raise RuleViolation(
+            "NOV-FDEF-2",
+            "Fighting Defensively never goes with a Dodge",
+            field="replacement.defensive",
+        )
     cost = 0
     if kind.kind in ("move", "run"):
         cost = act.cost_of(spec, stats)
@@ -139,6 +151,8 @@ def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
         (a for a in mine if a.status == "pending" and act.CATALOGUE[a.kind].attack), None
     )
     target = state.combatant(cmd.target)
+    if target.id == who.id:
+        raise RuleViolation("NOV-ATK-1", "a combatant does not attack himself", field="target")
     position = ctx.first_position
     ap_cost = 0
     if declared is not None:  # NOV-OA-2: the attack of the round, with all it carries
@@ -201,12 +215,21 @@ def block(ctx: Context, action: ActionState) -> None:
         None,
     )
     stats = combat.stats_of(blocker)
-    weapon = next((w for w in stats.weapons if w.kind == "melee"), None)
+    weapon = (
+        None
+        if blocker.has("disarmed")
+        else next(  # disarmed: nothing to block with
+            (w for w in stats.weapons if w.kind == "melee"), None
+        )
+    )
     own = {
         "block skill": weapon.skill_bonus + stats.bonuses.of(weapon.stat) if weapon else 0,
         **action.params.get("ab_mods", {}),
         **combat.action_penalties(state, blocker, action),
     }
+    shifted = combat.defence(state, blocker)["parts"].get("fighting defensively", 0)
+    if shifted:  # NOV-FDEF-3: the AB moved to DEF this round is off the Block roll too
+        own["fighting defensively"] = -2 * shifted
     tn = BLOCK_TN
     if incoming is not None:
         their_weapon = combat.stats_of(attacker).weapon(incoming.weapon)

@@ -81,7 +81,8 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
         )
     shares: dict[int, int] = {}
     attacking = [k.attack for k in kinds]
-    if sum(attacking) == 1 and any(a.ab_share is not None for a in cmd.actions):
+    no_split = sum(attacking) == 1 or who.has("hasted") or stats.advanced_combat_training
+    if no_split and any(a.ab_share is not None for a in cmd.actions):
         raise RuleViolation(
             "NOV-MAS-3",
             "a share of AB splits several attacks; one attack uses its whole AB",
@@ -219,7 +220,19 @@ def _action(
         params["def_mods"][kind.label] = kind.def_mod  # NOV-DECL-2: for the whole round
     if spec.wound is not None:
         params["wound"] = spec.wound
+    if spec.casting_tn is None and (spec.spell_bonus is not None or spec.spell_damage is not None):
+        raise RuleViolation(
+            "NOV-ATK-6",
+            "spell_bonus and spell_damage go with a casting_tn",
+            field="actions.casting_tn",
+        )
     if spec.casting_tn is not None:  # NOV-ATK-6: a spell cast against DEF
+        if target is not None and (target == who.id or combat.is_dead(state.combatant(target))):
+            raise RuleViolation(
+                "NOV-ATK-6",
+                "a spell against DEF needs a living foe as target",
+                field="actions.target",
+            )
         if not kind.spell or target is None or spec.spell_bonus is None:
             raise RuleViolation(
                 "NOV-ATK-6",
