@@ -60,6 +60,27 @@ class Context:
             reason=reason,
         )
 
+    def apply_damage(
+        self,
+        combatant: str,
+        breakdown: dict[str, Any],
+        *,
+        cause: int | None,
+        rolls: dict[str, Any] | None = None,
+    ) -> int:
+        """Record DamageApplied: `breakdown["total"]` off the combatant's hits."""
+        hits = self.state.combatants[combatant].hits
+        return self.emit(
+            ev.DamageApplied,
+            cause=cause,
+            combatant=combatant,
+            amount=breakdown["total"],
+            hits_before=hits,
+            hits_after=hits - breakdown["total"],
+            breakdown=breakdown,
+            rolls=rolls or {},
+        )
+
     def clear_condition(
         self,
         combatant: str,

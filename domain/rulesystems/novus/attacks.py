@@ -211,16 +211,7 @@ def spell_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
         dmg = combat.damage(
             {"spell": int(params["spell_damage"])}, max(margin, 0), {}, combat.stats_of(target).ar
         )
-        ctx.emit(
-            ev.DamageApplied,
-            cause=pos,
-            combatant=target.id,
-            amount=dmg["total"],
-            hits_before=target.hits,
-            hits_after=target.hits - dmg["total"],
-            breakdown=dmg,
-            rolls={},
-        )
+        ctx.apply_damage(target.id, dmg, cause=pos)
 
 
 def settle(
@@ -309,16 +300,7 @@ def bystanders_save(ctx: Context, action: ActionState, attack_at: int) -> None:
         margin = tn - ctx.last(pos).total
         base = combat.base_damage(attacker, weapon, {})
         dmg = combat.damage(base, margin, {}, stats.ar)  # NOV-FIM-5, -6
-        ctx.emit(
-            ev.DamageApplied,
-            cause=pos,
-            combatant=bystander.id,
-            amount=dmg["total"],
-            hits_before=bystander.hits,
-            hits_after=bystander.hits - dmg["total"],
-            breakdown=dmg,
-            rolls={},
-        )
+        ctx.apply_damage(bystander.id, dmg, cause=pos)
         return
 
 
@@ -414,16 +396,7 @@ def apply_hit(
     action = state.action(pending.action)
     target = state.combatants[pending.target]
     dmg = hit_damage(state, action, target.id, pending.margin, bought)
-    hit_at = ctx.emit(
-        ev.DamageApplied,
-        cause=pending.attack,
-        combatant=target.id,
-        amount=dmg["total"],
-        hits_before=target.hits,
-        hits_after=target.hits - dmg["total"],
-        breakdown=dmg,
-        rolls={},
-    )
+    hit_at = ctx.apply_damage(target.id, dmg, cause=pending.attack)
     if action.params.get("called_shot") in ("arm", "leg"):
         _limb(ctx, target.id, action.params["location"], dmg["total"], hit_at)
     names = {p.boon.name: p for p in bought}

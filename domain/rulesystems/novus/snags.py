@@ -132,30 +132,11 @@ def _harm(ctx: Context, pending: PendingPoints, snag: Snag, spec: c.SnagSpec, at
     if snag.name == "hurt_yourself":  # 1d10 hits, the worn armour's AR applies
         roll = roll_plain(ctx.dice, "hurt_yourself", 1, 10)
         dmg = combat.damage({"1d10": roll.total}, 0, {}, stats.ar)
-        _hurt(ctx, who.id, dmg, at, {"hurt_yourself": roll.to_dict()})
+        ctx.apply_damage(who.id, dmg, cause=at, rolls={"hurt_yourself": roll.to_dict()})
     elif snag.name == "weapon_breaks" and weapon is not None:  # Default NOV-AMB-44: 2 × BD
         bd = sum(combat.base_damage(who, weapon, {}).values())
-        _hurt(ctx, who.id, combat.damage({"2 × Base Damage": 2 * bd}, 0, {}, 0), at)
+        ctx.apply_damage(who.id, combat.damage({"2 × Base Damage": 2 * bd}, 0, {}, 0), cause=at)
     elif snag.name == "spell_backlash":
         amount = stats.bonuses.wil * (spec.spell_points or 0)
-        _hurt(ctx, who.id, combat.damage({"Wil bonus × spell points": amount}, 0, {}, 0), at)
-
-
-def _hurt(
-    ctx: Context,
-    who: str,
-    breakdown: dict[str, Any],
-    cause: int,
-    rolls: dict[str, Any] | None = None,
-) -> None:
-    hits = ctx.state.combatants[who].hits
-    ctx.emit(
-        ev.DamageApplied,
-        cause=cause,
-        combatant=who,
-        amount=breakdown["total"],
-        hits_before=hits,
-        hits_after=hits - breakdown["total"],
-        breakdown=breakdown,
-        rolls=rolls or {},
-    )
+        damage = combat.damage({"Wil bonus × spell points": amount}, 0, {}, 0)
+        ctx.apply_damage(who.id, damage, cause=at)
