@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.dice import derived_face
+from domain.dice import derivation_key, derived_face
 
 BASE_FIELDS = frozenset(
     {
@@ -163,7 +163,8 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
                 continue
             for n, face in enumerate(faces):
                 sides = roll["sides"][n]
-                expected = derived_face(secret, f"{rec['command']}/{name}/{n}", sides)
+                key = derivation_key(rec["command"], roll.get("attempt", 0), name, n)
+                expected = derived_face(secret, key, sides)
                 if expected != face:
                     report.mismatches.append(
                         {

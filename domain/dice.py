@@ -40,6 +40,7 @@ class Roll:
     source: str = "manual"
     flags: tuple[str, ...] = ()
     drawn: tuple[int, ...] = ()  # every face in the order it was drawn (replays the roll)
+    attempt: int = 0  # server dice: the draw at this position (refused commands burn one)
 
     @property
     def dice_total(self) -> int:
@@ -73,6 +74,7 @@ class Roll:
             "modifiers": dict(self.modifiers),
             "total": self.total,
             "flags": list(self.flags),
+            **({"attempt": self.attempt} if self.attempt else {}),
         }
 
 
@@ -145,6 +147,13 @@ def derived_face(secret: bytes, key: str, sides: int) -> int:
         counter += 1
 
 
+def derivation_key(position: int, attempt: int, roll: str, n: int) -> str:
+    """What a derived face is keyed by: the command's position (with the attempt, after a
+    refused draw there), the roll name and the face's ordinal in the roll."""
+    at = f"{position}.{attempt}" if attempt else str(position)
+    return f"{at}/{roll}/{n}"
+
+
 class DerivedDice:
     """Faces derived from a secret and a key per face; reproducible from the secret.
 
@@ -152,16 +161,19 @@ class DerivedDice:
     position the command starts at, the roll name and the face's ordinal in the roll.
     """
 
-    def __init__(self, name: str, secret: bytes, position: int) -> None:
+    def __init__(self, name: str, secret: bytes, position: int, attempt: int = 0) -> None:
         self.name = name
         self._secret = secret
         self._position = position
+        self.attempt = attempt
         self._counts: dict[str, int] = {}
 
     def face(self, roll: str, sides: int) -> int:
         n = self._counts.get(roll, 0)
         self._counts[roll] = n + 1
-        return derived_face(self._secret, f"{self._position}/{roll}/{n}", sides)
+        return derived_face(
+            self._secret, derivation_key(self._position, self.attempt, roll, n), sides
+        )
 
     def finish(self) -> None:
         return None
@@ -189,6 +201,16 @@ class MixedDice:
         self._manual.finish()
 
 
+def attempt_of(dice: DiceSource, roll: str) -> int:
+    """The draw attempt of the source that supplied the faces of `roll` (0 but for server)."""
+    source = (
+        dice._fallback
+        if isinstance(dice, MixedDice) and source_name(dice, roll) != "manual"
+        else dice
+    )
+    return getattr(source, "attempt", 0) if source is not None else 0
+
+
 def source_name(dice: DiceSource, roll: str) -> str:
     """The name of the source that supplied the faces of `roll`."""
     if isinstance(dice, MixedDice):
@@ -205,4 +227,5 @@ def roll_plain(dice: DiceSource, name: str, count: int, sides: int, **mods: int)
         dice=tuple(Die(sides, (f,), f) for f in faces),
         modifiers=mods,
         source=source_name(dice, name),
+        attempt=attempt_of(dice, name),
     )

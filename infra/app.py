@@ -126,7 +126,11 @@ class Fraylog(Application[UUID]):
             )
         else:
             dice = dice_for(
-                state, command.dice, command.dice_source, lambda: self._secret(encounter_id, state)
+                state,
+                command.dice,
+                command.dice_source,
+                lambda: self._secret(encounter_id, state),
+                lambda: self.secrets.next_attempt(encounter_id, state.version + 1),
             )
             encounter.execute(command, dice, actor=actor)
         return self._save(encounter)

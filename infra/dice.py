@@ -14,14 +14,21 @@ class ServerDice:
 
     name = "server"
 
-    def __init__(self, secret: Callable[[], bytes], position: int) -> None:
+    def __init__(
+        self, secret: Callable[[], bytes], position: int, attempt: Callable[[], int]
+    ) -> None:
         self._secret = secret
         self._position = position
+        self._attempt = attempt
         self._derived: DerivedDice | None = None
 
+    @property
+    def attempt(self) -> int:
+        return self._derived.attempt if self._derived else 0
+
     def face(self, roll: str, sides: int) -> int:
-        if self._derived is None:
-            self._derived = DerivedDice("server", self._secret(), self._position)
+        if self._derived is None:  # a durable count: a refused command burns its draw
+            self._derived = DerivedDice("server", self._secret(), self._position, self._attempt())
         return self._derived.face(roll, sides)
 
     def finish(self) -> None:
@@ -33,11 +40,14 @@ def dice_for(
     manual: dict[str, list[int]] | None,
     source: str | None,
     server_secret: Callable[[], bytes],
+    attempt: Callable[[], int] = lambda: 0,
 ) -> DiceSource:
     """Manual faces where given; the rest from the chosen source. Seeded and server faces are
     HMAC-SHA256 derivations (domain.dice.derived_face) keyed by the command's position, the
     roll name and the face's ordinal, so anyone holding the seed or the revealed secret can
-    re-derive them."""
+    re-derive them. Server draws also count attempts at a position, kept durably: a command
+    refused after it drew cannot be retried to see the same faces (the attempt is recorded
+    with the roll, so a server that redrew would show it)."""
     name = source or state.dice_source
     fallback: DiceSource | None
     if name == "manual":
@@ -47,5 +57,5 @@ def dice_for(
             raise RuleViolation("DICE", "this encounter has no seed", field="dice_source")
         fallback = DerivedDice("seeded", state.seed.encode(), state.version + 1)
     else:
-        fallback = ServerDice(server_secret, state.version + 1)
+        fallback = ServerDice(server_secret, state.version + 1, attempt)
     return MixedDice(ManualDice(manual or {}), fallback)

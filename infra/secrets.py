@@ -14,6 +14,7 @@ from uuid import UUID
 from infra.settings import Settings
 
 TABLE = "fraylog_dice_secrets"
+ATTEMPTS = "fraylog_dice_attempts"  # server draws per position (needs SQLite 3.35+)
 
 
 class SecretStore:
@@ -33,10 +34,26 @@ class SecretStore:
             "commitment TEXT NOT NULL, secret TEXT NOT NULL, "
             "PRIMARY KEY (encounter_id, commitment))"
         )
+        self._execute(
+            f"CREATE TABLE IF NOT EXISTS {self._table(ATTEMPTS)} (encounter_id TEXT NOT NULL, "
+            "position INTEGER NOT NULL, attempts INTEGER NOT NULL, "
+            "PRIMARY KEY (encounter_id, position))"
+        )
 
-    def _table(self) -> str:
+    def _table(self, name: str = TABLE) -> str:
         schema = self.settings.postgres_schema
-        return f'"{schema}".{TABLE}' if self.settings.database_url and schema else TABLE
+        return f'"{schema}".{name}' if self.settings.database_url and schema else name
+
+    def next_attempt(self, encounter_id: UUID, position: int) -> int:
+        """Count a server draw at a position (0 for the first); the count is kept even when
+        the command is then refused, so a retry draws other faces."""
+        rows = self._execute(
+            f"INSERT INTO {self._table(ATTEMPTS)} AS a (encounter_id, position, attempts) "
+            "VALUES (?, ?, 1) ON CONFLICT (encounter_id, position) "
+            "DO UPDATE SET attempts = a.attempts + 1 RETURNING attempts",
+            (str(encounter_id), position),
+        )
+        return int(rows[0][0]) - 1
 
     def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         if self._sqlite is not None:

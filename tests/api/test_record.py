@@ -289,3 +289,22 @@ def test_given_a_reveal_that_misses_the_commitment_in_force_then_verify_flags_it
     assert verify_dice(rows).ok
     rows[0]["data"]["dice_commitment"] = "0" * 64  # as if another secret had been committed
     assert verify_dice(rows).bad_reveals == [rows[-1]["position"]]
+
+
+def test_given_a_refused_command_that_drew_server_dice_then_a_retry_draws_anew(
+    client: TestClient,
+) -> None:
+    eid = new_encounter(client, "server")
+    a = add_combatant(client, eid, "A", novus_stats())
+    # the save draws server faces, then its manual "typo" roll is refused: nothing recorded
+    refused = client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "save", "combatant": a, "stat": "con", "dice": {"typo": [3]}},
+    )
+    assert refused.status_code == 422
+    save = command(client, eid, {"type": "save", "combatant": a, "stat": "con"})
+    roll = save["events"][0]["data"]["rolls"]["save"]
+    assert roll["attempt"] == 1  # the burned draw shows in the log
+    command(client, eid, {"type": "end_encounter"})
+    report = client.get(f"/encounters/{eid}/verify").json()
+    assert report["ok"] and report["dice"]["checked"] >= 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.dice import DiceSource, Die, Roll, source_name
+from domain.dice import DiceSource, Die, Roll, attempt_of, source_name
 
 
 def _chain(dice: DiceSource, roll: str, first: int) -> Die:
@@ -48,6 +48,7 @@ def open_2d10(dice: DiceSource, roll: str, modifiers: Mapping[str, int]) -> Roll
         dice=dies,
         modifiers=dict(modifiers),
         source=source_name(dice, roll),
+        attempt=attempt_of(dice, roll),
         flags=flags,
         drawn=(dies[0].chain[0], dies[1].chain[0], *dies[0].chain[1:], *dies[1].chain[1:]),
     )
