@@ -105,6 +105,24 @@ def last_undo(history: Sequence[Any], voided: dict[int, int]) -> int:
     raise RuleViolation("REDO", "there is no undo to redo", field="type")
 
 
+def check_nothing_since(
+    history: Sequence[Any], correction: int, voided: dict[int, int], rule: str
+) -> None:
+    """Restoring what a correction voided is refused once a command has been recorded after
+    it: that command was decided without what would come back (a redo stack clears)."""
+    later = [
+        e.originator_version
+        for e in history[correction:]
+        if not is_correction(e) and e.originator_version not in voided
+    ]
+    if later:
+        raise RuleViolation(
+            rule,
+            f"commands were recorded after event {correction} (from {later[0]}): undo them first",
+            field="target",
+        )
+
+
 def fold_without(history: Sequence[Any], voided: Iterable[int]) -> EncounterState:
     """The fold of the history with the voided events (and corrections) left out."""
     skip = set(voided)

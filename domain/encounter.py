@@ -244,6 +244,8 @@ class Encounter(Aggregate):
         else:
             target = corrections.last_undo(history, voided)
             cascade = corrections.consequences(history, [target])
+        if target is not None and corrections.is_correction(history[target - 1]):
+            corrections.check_nothing_since(history, target, voided, command.type.upper())
         # with this correction as the latest (voiding a void restores what it voided)
         now_voided = corrections.voided_by(history, latest=(self.version + 1, cascade))
         try:

@@ -101,3 +101,25 @@ def test_given_an_attack_of_a_past_round_when_voided_then_its_action_does_not_li
     t, events = bleeding_hit()  # round 1 ended after the hit
     t.run(c.Void(target=of_type(events, "AttackRolled")[0].originator_version, reason="x"))
     assert t.state.round == 2 and t.state.actions == []
+
+
+def test_given_a_retaken_roll_when_the_void_is_voided_then_refused() -> None:
+    t = duel(target=target_stats(def_=18, ar=6))
+    first = of_type(t.resolve([8, 6]), "AttackRolled")[0]
+    void = t.run(c.Void(target=first.originator_version, reason="die off the table"))[0]
+    t.resolve([8, 7])  # the reroll is a new command
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.Void(target=void.originator_version, reason="changed our minds"))
+    assert e.value.rule == "VOID"
+    assert t.who("T")["hits"] == 30 - (8 + 7 + 9 - 18 + 8 - 6)
+
+
+def test_given_a_new_command_after_an_undo_then_redo_is_refused() -> None:
+    t, _ = bleeding_hit()
+    t.run(c.AdjustHits(combatant=t.ids["T"], amount=-5))
+    t.run(c.Undo())
+    t.run(c.AdjustHits(combatant=t.ids["T"], amount=-6))
+    with pytest.raises(RuleViolation) as e:
+        t.run(c.Redo())
+    assert e.value.rule == "REDO"
+    assert t.who("T")["hits"] == 8 - 6
