@@ -24,7 +24,8 @@ BASE_FIELDS = frozenset(
         "originator_topic",
     }
 )
-NOT_HASHED = ("hash", "voided_by")  # the hash itself, and what later events say of it
+# the hash itself, what later events say of it, and a CSV's convenience copy of the faces
+NOT_HASHED = ("hash", "voided_by", "dice")
 
 
 def plain(data: dict[str, Any]) -> dict[str, Any]:
@@ -101,6 +102,44 @@ def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
             )
         previous = expected
     return ChainReport(True, count)
+
+
+CORRECTION_TYPES = ("RollVoided", "CommandUndone", "CommandRedone")
+
+
+def voided_by_records(records: list[dict[str, Any]]) -> dict[int, int]:
+    """domain.corrections.voided_by, on records: position -> the correction voiding it."""
+    voided: dict[int, int] = {}
+    for rec in reversed(records):
+        if rec["type"] in CORRECTION_TYPES and rec["position"] not in voided:
+            for position in rec["data"]["cascade"]:
+                voided.setdefault(position, rec["position"])
+    return voided
+
+
+def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
+    """What an export says of an event outside its hash — `voided_by`, and a CSV's `dice`
+    column — must follow from the hashed records themselves."""
+    voided = voided_by_records(records)
+    for rec in records:
+        if "voided_by" in rec and rec["voided_by"] != voided.get(rec["position"]):
+            return ChainReport(
+                False,
+                len(records),
+                rec["position"],
+                f"voided_by says {rec['voided_by']}, the corrections say "
+                f"{voided.get(rec['position'])}",
+            )
+        if "dice" in rec:
+            faces = {n: r["faces"] for n, r in (rec["data"].get("rolls") or {}).items()}
+            if rec["dice"] != faces:
+                return ChainReport(
+                    False,
+                    len(records),
+                    rec["position"],
+                    "the dice column differs from the event's rolls",
+                )
+    return ChainReport(True, len(records))
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlparse
 
@@ -30,6 +31,13 @@ class Settings:
         )
 
     def __post_init__(self) -> None:
+        if self.postgres_schema and not re.fullmatch(
+            r"[a-z_][a-z0-9_]{0,62}", self.postgres_schema
+        ):
+            raise ValueError(
+                "FRAYLOG_POSTGRES_SCHEMA must be a lower-case identifier "
+                "(letters, digits, _), as the event store looks it up unquoted"
+            )
         if self.snapshot_interval < 1:
             raise ValueError("FRAYLOG_SNAPSHOT_INTERVAL must be 1 or more")
         if self.cache_size < 0:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from domain.audit import verify_chain, verify_dice
+from domain.audit import check_derived_columns, verify_chain, verify_dice
 
 
 def verification(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Verify records (from the store or an export file): {ok, chain, dice}."""
     chain = verify_chain(records)
+    if chain.ok:
+        chain = check_derived_columns(records)
     dice = verify_dice(records) if chain.ok else None
     return {
         "ok": chain.ok and dice is not None and dice.ok,

@@ -89,6 +89,7 @@ def record_from_csv(row: dict[str, str]) -> dict[str, Any]:
         "cause": number(row.get("cause")),
         "command": number(row.get("command")),
         "data": json.loads(row.get("data") or "{}"),
+        "dice": json.loads(row.get("dice") or "{}"),
         "hash": row.get("hash"),
         "voided_by": number(row.get("voided_by")),
     }

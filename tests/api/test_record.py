@@ -308,3 +308,27 @@ def test_given_a_refused_command_that_drew_server_dice_then_a_retry_draws_anew(
     command(client, eid, {"type": "end_encounter"})
     report = client.get(f"/encounters/{eid}/verify").json()
     assert report["ok"] and report["dice"]["checked"] >= 2
+
+
+def test_given_an_export_whose_voided_by_or_dice_column_lies_then_verify_names_it(
+    client: TestClient,
+    tmp_path,
+) -> None:
+    f = bleeding_fight(client)
+    command(client, f["eid"], {"type": "void", "target": f["DamageApplied"], "reason": "x"})
+    rows = [
+        json.loads(x)
+        for x in client.get(
+            f"/encounters/{f['eid']}/events", params={"format": "ndjson"}
+        ).text.splitlines()
+    ]
+    from projections.audit import verification
+
+    assert verification(rows)["ok"]
+    rows[1]["voided_by"] = rows[-1]["position"]  # claim a combatant was voided
+    assert verification(rows)["chain"]["broken_at"] == 2
+    csv_text = client.get(f"/encounters/{f['eid']}/events", params={"format": "csv"}).text
+    edited = tmp_path / "edited.csv"
+    edited.write_text(csv_text.replace('{""attack"":[10,7,9]}', '{""attack"":[10,7,1]}'))
+    result = CliRunner().invoke(cli, ["verify", str(edited)], env={"COLUMNS": "200"})
+    assert result.exit_code == 1 and f"position {f['AttackRolled']}" in result.output
