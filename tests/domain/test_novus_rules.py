@@ -149,8 +149,7 @@ def skilled(**more) -> dict:
 
 
 def test_nov_fdef_5_the_shift_comes_off_ab_before_the_split_and_counts_once() -> None:
-    t = pair(**{})  # NOV-FDEF-5, NOV-MAS-3, NOV-MAR-1
-    t = Table()
+    t = Table()  # NOV-FDEF-5, NOV-MAS-3, NOV-MAR-1
     t.add("A", skilled())
     t.add("B", target_stats(def_=10, ar=0, hits=80))
     t.ip("A", 19), t.ip("B", 12)
