@@ -219,19 +219,21 @@ def replay(
 
 
 def _hits_table(combatants: list[dict]) -> Table:
+    """Hits (Novus: with bleeding, daze and stun) or Current Health (Wits: with aim)."""
+    wits = bool(combatants) and "health" in combatants[0]
     table = Table(show_header=True, box=None)
-    for column in ("Combatant", "Hits", "", "Bleeding", "Daze", "Stun"):
+    extra = ("Aim", "Conditions") if wits else ("Bleeding", "Daze", "Stun")
+    for column in ("Combatant", "Health" if wits else "Hits", "", *extra):
         table.add_column(column)
     for c in combatants:
-        share = max(0, min(1, c["hits"] / c["max_hits"])) if c["max_hits"] else 0
+        now, most = (c["health"], c["max_health"]) if wits else (c["hits"], c["max_hits"])
+        share = max(0, min(1, now / most)) if most else 0
         bar = "█" * round(share * 20) + "░" * (20 - round(share * 20))
         colour = "green" if share > 0.5 else "yellow" if share > 0.25 else "red"
-        table.add_row(
-            c["name"],
-            f"{c['hits']}/{c['max_hits']}",
-            f"[{colour}]{bar}[/{colour}]",
-            str(c["bleeding"]),
-            str(c["daze_count"]),
-            str(c["stun_count"]),
+        cells = (
+            (f"+{c['aim']}" if c["aim"] else "", ", ".join(c["conditions"]))
+            if wits
+            else (str(c["bleeding"]), str(c["daze_count"]), str(c["stun_count"]))
         )
+        table.add_row(c["name"], f"{now}/{most}", f"[{colour}]{bar}[/{colour}]", *cells)
     return table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +16,13 @@ class EncounterCreate(BaseModel):
 
     name: str = Field(min_length=1, max_length=120, examples=["Ambush at the ford"])
     ruleset: Literal["novus", "phantasia", "wits"] = Field(
-        description="The rule system. Only novus is playable so far."
+        description="The rule system: novus or wits (phantasia is not playable yet)."
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The rule system's options, e.g. for wits the test die or the roll-up "
+        "rule (GET /rulesets/{name} gives options_schema). Defaults are filled in and recorded.",
+        examples=[{}],
     )
     dice_source: DiceSourceName = Field(
         default="server", description="server (strong randomness), seeded, or manual."
@@ -62,7 +68,7 @@ class EncounterList(BaseModel):
     encounters: list[EncounterSummary]
 
 
-class CombatantPublic(BaseModel):
+class NovusCombatant(BaseModel):
     id: str
     name: str
     side: str
@@ -96,10 +102,34 @@ class CombatantPublic(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
-class EncounterPublic(BaseModel):
+class WitsCombatant(BaseModel):
     id: str
     name: str
-    ruleset: str
+    side: str
+    health: int = Field(description="Current Health (may go below 0, WIT-AMB-11).")
+    max_health: int
+    wits: int
+    move: int
+    placed: bool = Field(description="He has his place in the acting order.")
+    tie_roll: int | None = Field(description="His roll-off (or GM rank) among equal Wits.")
+    actions_used: int
+    actions_left: int = Field(description="Of the round's two actions (WIT-ACT-1).")
+    aim: int = Field(description="Aiming bonus for his next attack (WIT-AIM).")
+    charging: dict[str, Any] | None = Field(description="A Charge under way: target, from_m.")
+    defence: Literal["basic", "total", "total_single"] | None
+    blows_defended: int
+    attacked: bool = Field(description="He has attacked this round (WIT-DEF-1).")
+    held: bool
+    turn_over: bool
+    conditions: dict[str, int | None]
+    modifiers: list[dict[str, Any]]
+    protection: int
+    down: bool = Field(description="At or below down_at: the GM rules his state.")
+
+
+class EncounterHeader(BaseModel):
+    id: str
+    name: str
     dice_source: str
     created_at: str
     version: int = Field(description="Position of the last event folded.")
@@ -110,14 +140,34 @@ class EncounterPublic(BaseModel):
     forked_from: dict[str, Any] | None = Field(description="{encounter, at, name} of a fork.")
     round: int
     elapsed_seconds: int
+
+
+class NovusEncounter(EncounterHeader):
+    ruleset: Literal["novus"]
     step: Literal["setup", "initiative", "declaration", "boons", "snags", "resolution", "end_round"]
     next_to_declare: str | None
     next_to_resolve: str | None
     pending_boons: dict[str, Any] | None = Field(description="A hit waiting for spend_boons.")
     pending_snags: dict[str, Any] | None = Field(description="A miss waiting for spend_snags.")
     order: list[str] = Field(description="Combatant ids in resolution order (highest IP first).")
-    combatants: list[CombatantPublic]
+    combatants: list[NovusCombatant]
     actions: list[dict[str, Any]] = Field(description="Actions left to resolve, in order.")
+
+
+class WitsEncounter(EncounterHeader):
+    ruleset: Literal["wits"]
+    step: Literal["setup", "order", "attack", "turns", "end_round"]
+    acting: str | None = Field(description="Whose turn it is (order by Wits).")
+    pending_attack: dict[str, Any] | None = Field(
+        description="An attack announced, waiting for its defence and roll_attack."
+    )
+    order: list[str] = Field(description="Combatant ids by descending Wits, ties broken.")
+    options: dict[str, Any] = Field(description="The encounter's options, defaults included.")
+    combatants: list[WitsCombatant]
+
+
+EncounterPublic = Annotated[NovusEncounter | WitsEncounter, Field(discriminator="ruleset")]
+CombatantPublic = NovusCombatant | WitsCombatant
 
 
 class EventRecord(BaseModel):

@@ -55,6 +55,12 @@ class RollInitiative(CommandBase):
     )
     ip: int | None = Field(default=None, description="An IP the GM enters instead of rolling.")
     modifiers: Modifiers = Field(default_factory=dict, description="Other named IP modifiers.")
+    tie_order: list[str] | None = Field(
+        default=None,
+        max_length=50,
+        description="Wits: combatants tied on Wits in the order the GM rules they act, "
+        "instead of the roll-off (WIT-ORD-2).",
+    )
 
 
 class ActionSpec(BaseModel):
@@ -139,11 +145,14 @@ class Declare(CommandBase):
 
 
 class Hold(CommandBase):
-    """Decide, after declaring, to hold: act at a lower IP, for 1 AP."""
+    """Hold. Novus: after declaring, act at a lower IP, for 1 AP (`ip` required). Wits: hold
+    the turn's actions to act at any later point of the round (WIT-ORD-3)."""
 
     type: Literal["hold"] = "hold"
     combatant: str
-    ip: int = Field(description="The IP to act at, below the combatant's own.")
+    ip: int | None = Field(
+        default=None, description="Novus: the IP to act at, below the combatant's own."
+    )
 
 
 class BoonSpec(BaseModel):
@@ -238,6 +247,147 @@ class Save(CommandBase):
     tn: int = Field(default=15, ge=-100, le=200)
     modifiers: Modifiers = Field(default_factory=dict)
     purpose: str = Field(default="", max_length=200)
+
+
+Distance = Annotated[float, Field(gt=0, le=10_000)]
+
+
+class WitsCommand(CommandBase):
+    """A Wits action of one combatant: on his turn, or later if he held (WIT-ORD-1, -3)."""
+
+    combatant: str
+    out_of_order: bool = Field(
+        default=False, description="GM override: act outside the Wits order (WIT-ORD-4)."
+    )
+
+
+class DefenceSpec(BaseModel):
+    """The target's answer to an attack, declared before the attack die is rolled."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["parry", "block", "dodge"] = Field(
+        description="Parry: half the weapon skill; Block: half Shield; Dodge: half Move or "
+        "half Acrobatics (WIT-DEF-6)."
+    )
+    mode: Literal["basic", "total", "total_single"] = Field(
+        default="basic",
+        description="basic: one blow, one action; total: up to three blows this round; "
+        "total_single: this blow only, at +3 (WIT-DEF-2..4). Total uses both actions.",
+    )
+    weapon: str | None = Field(default=None, description="Parry: the weapon (default: first).")
+    dodge_with: Literal["move", "acrobatics"] | None = Field(
+        default=None, description="Dodge: half Move or half Acrobatics (default: the better)."
+    )
+    magical: bool = Field(
+        default=False,
+        description="The GM allows this magical defence against a Critical Success "
+        "(WIT-CRIT-2, WIT-AMB-20).",
+    )
+    modifiers: Modifiers = Field(default_factory=dict, description="Situational modifiers.")
+
+
+Degree = Literal["failure", "success", "critical", "extraordinary"]
+
+
+class Attack(WitsCommand):
+    """Wits: announce an attack (WIT-ATK-1); with `roll` (the default) it is rolled at once,
+    with the target's `defence` if he declared one (WIT-ATK-2)."""
+
+    type: Literal["attack"] = "attack"
+    target: str
+    weapon: str = Field(description="A weapon of the attacker's stats.")
+    called_shot: (
+        Literal["arm", "leg", "vitals", "groin", "head", "hand", "foot", "neck", "heart"] | None
+    ) = Field(default=None, description="A body part: its modifier applies (WIT-CALL-1).")
+    charge: bool = Field(default=False, description="A Charge from 5 m or more (WIT-CHG).")
+    distance_m: Distance | None = Field(
+        default=None, description="Charge: metres to the target (WIT-CHG-1, -5)."
+    )
+    distance_ft: Distance | None = Field(
+        default=None, description="The distance in feet instead (3 ft = 1 m, WIT-MOV-3)."
+    )
+    visible: bool = Field(
+        default=True, description="The target can see the attack (WIT-ATK-2, WIT-AMB-21)."
+    )
+    physical: bool = Field(
+        default=True, description="Normal physical damage rolls up; other does not (WIT-DMG-7)."
+    )
+    modifiers: Modifiers = Field(default_factory=dict, description="GM situational modifiers.")
+    defence: DefenceSpec | None = Field(
+        default=None, description="The target's defence, declared with the announcement."
+    )
+    roll: bool = Field(
+        default=True, description="Roll at once; false waits for `defend` and `roll_attack`."
+    )
+    degree: Degree | None = Field(
+        default=None,
+        description="GM-entered degree of the attack test; by default only success or "
+        "failure is computed (WIT-TEST-3, WIT-AMB-3).",
+    )
+    hit: bool | None = Field(default=None, description="GM override of the computed hit.")
+
+
+class Defend(CommandBase):
+    """Wits: the target of the announced attack declares his defence (WIT-ATK-2, WIT-DEF-5)."""
+
+    type: Literal["defend"] = "defend"
+    combatant: str
+    defence: DefenceSpec
+
+
+class RollAttack(CommandBase):
+    """Wits: roll the announced attack, its defence and its damage."""
+
+    type: Literal["roll_attack"] = "roll_attack"
+    degree: Degree | None = Field(default=None, description="As on `attack`.")
+    hit: bool | None = Field(default=None, description="GM override of the computed hit.")
+
+
+class Aim(WitsCommand):
+    """Wits: spend an action aiming: +1 to the next attack, up to +5 (WIT-AIM)."""
+
+    type: Literal["aim"] = "aim"
+
+
+class Move(WitsCommand):
+    """Wits: move up to half Move for one action, or up to Move for both (WIT-MOV)."""
+
+    type: Literal["move"] = "move"
+    distance_m: Distance | None = Field(default=None, description="Metres (hexes).")
+    distance_ft: Distance | None = Field(default=None, description="Feet (3 ft = 1 m).")
+    charge_at: str | None = Field(
+        default=None,
+        description="Start or go on with a Charge at this target: the metres to it before "
+        "the move go in `charge_from_m` (WIT-CHG-5).",
+    )
+    charge_from_m: Distance | None = Field(
+        default=None, description="Charge: metres to the target before this move."
+    )
+
+
+class TakeAction(WitsCommand):
+    """Wits: any other action: a spell, a skill, a long talk (WIT-ACT-2, -3)."""
+
+    type: Literal["take_action"] = "take_action"
+    what: str = Field(min_length=1, max_length=200, examples=["casts Light"])
+    actions: Literal[1, 2] = Field(default=1, description="Actions it uses (GM-entered).")
+
+
+class EndTurn(WitsCommand):
+    """Wits: end the turn, keeping any action left for defences (WIT-ORD-5)."""
+
+    type: Literal["end_turn"] = "end_turn"
+
+
+class KnockBack(CommandBase):
+    """Wits: the GM rules a hit knocked its target back; he tests Strength to stay on his
+    feet, at −5 after a Charge (WIT-CHG-4, WIT-AMB-10)."""
+
+    type: Literal["knock_back"] = "knock_back"
+    combatant: str
+    attack: str = Field(description="The action id of the attack that knocked him back.")
+    modifiers: Modifiers = Field(default_factory=dict)
 
 
 class EndRound(CommandBase):
@@ -343,6 +493,14 @@ Command = Annotated[
     | SpendBoons
     | SpendSnags
     | Save
+    | Attack
+    | Defend
+    | RollAttack
+    | Aim
+    | Move
+    | TakeAction
+    | EndTurn
+    | KnockBack
     | EndRound
     | AdjustHits
     | SetCondition

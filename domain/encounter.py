@@ -47,7 +47,7 @@ class Encounter(Aggregate):
         dice_commitment: str | None = None,
         forked_from: dict[str, Any] | None = None,
     ) -> Encounter:
-        get_rule_system(ruleset)  # refuses a rule system fraylog does not have
+        rules = get_rule_system(ruleset)  # refuses a rule system fraylog does not have
         if dice_source == "seeded" and not seed:
             raise RuleViolation("DICE", "a seeded encounter needs a seed", field="seed")
         data = audit.plain(
@@ -56,7 +56,7 @@ class Encounter(Aggregate):
                 "ruleset": ruleset,
                 "dice_source": dice_source,
                 "seed": seed,
-                "options": options or {},
+                "options": rules.options_of(options or {}),
                 "dice_commitment": dice_commitment,
                 "forked_from": forked_from,
             }

@@ -271,6 +271,7 @@ def _round_ended(state: EncounterState, e: Any) -> None:
         who.ap_budget = None
         who.ap_spent = 0
         who.hold_ip = None
+        who.round_marks = {}
         who.effects = [x for x in who.effects if x.last_round is None or x.last_round > e.round]
     state.declared = []
 
@@ -317,6 +318,91 @@ def _dice_committed(state: EncounterState, e: Any) -> None:
 @_on("EncounterEnded")
 def _encounter_ended(state: EncounterState, e: Any) -> None:
     state.ended = True
+
+
+# -- the Wits system: actions used this round, defences, aiming, charges ---------------
+
+
+def _use_actions(who: CombatantState, n: int) -> None:
+    who.round_marks["actions_used"] = who.round_marks.get("actions_used", 0) + n
+
+
+@_on("AttackAnnounced")
+def _attack_announced(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _use_actions(who, e.actions)
+    who.round_marks["attacked_with"] = [
+        *who.round_marks.get("attacked_with", []),
+        e.action["weapon"],
+    ]
+    _add_actions(state, [e.action])
+
+
+@_on("DefenceDeclared")
+def _defence_declared(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _use_actions(who, e.actions)
+    who.round_marks["defence"] = e.mode
+    who.round_marks["blows"] = who.round_marks.get("blows", 0) + 1
+    action = state.action(e.action)
+    action.params = {
+        **action.params,
+        "defence": {"kind": e.kind, "mode": e.mode, "skill": e.skill, "magical": e.magical},
+    }
+
+
+@_on("AttackTestRolled")
+def _attack_test_rolled(state: EncounterState, e: Any) -> None:
+    action = state.action(e.action)
+    action.status = "resolved"
+    action.params = {**action.params, "hit": e.hit}
+    marks = state.combatants[e.combatant].marks
+    marks.pop("aim", None)
+    marks.pop("charging", None)
+
+
+@_on("Aimed")
+def _aimed(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _use_actions(who, 1)
+    who.marks["aim"] = e.aim_after
+
+
+@_on("AimLost")
+def _aim_lost(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].marks.pop("aim", None)
+
+
+@_on("Moved")
+def _moved(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _use_actions(who, e.actions)
+    if e.charge_at is None:
+        who.marks.pop("charging", None)
+    else:
+        who.marks["charging"] = {"target": e.charge_at, "from_m": e.charge_from_m}
+
+
+@_on("ActionTaken")
+def _action_taken(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _use_actions(who, e.actions)
+    who.marks.pop("charging", None)
+
+
+@_on("TurnHeld")
+def _turn_held(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].round_marks["held"] = True
+
+
+@_on("TurnEnded")
+def _turn_ended(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].round_marks["turn_over"] = True
+
+
+@_on("KnockBackTested")
+def _knock_back_tested(state: EncounterState, e: Any) -> None:
+    return None  # the fall and the lost aim are their own events
 
 
 @_on("RollVoided")

@@ -75,13 +75,15 @@ class CombatantState(BaseModel):
     ap_spent: int = 0  # AP spent this round
     ap_carried: int = 0  # AP the next round owes to a multi-round action
     hold_ip: int | None = None  # this round, he holds his actions to act at this IP
+    marks: dict[str, Any] = Field(default_factory=dict)  # rule-system facts that last
+    round_marks: dict[str, Any] = Field(default_factory=dict)  # ... until the round ends
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CombatantState:
         """Copies share `stats`, which never change once the combatant is added."""
         return self.model_copy(
             update={
                 name: deepcopy(getattr(self, name), memo)
-                for name in ("wounds", "conditions", "effects", "limbs")
+                for name in ("wounds", "conditions", "effects", "limbs", "marks", "round_marks")
             }
         )
 

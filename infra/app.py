@@ -82,6 +82,7 @@ class Fraylog(Application[UUID]):
         ruleset: str,
         dice_source: DiceSourceName = "server",
         seed: str | None = None,
+        options: dict[str, Any] | None = None,
         actor: str = GM,
     ) -> Recorded:
         encounter_id = uuid4()
@@ -91,6 +92,7 @@ class Fraylog(Application[UUID]):
             ruleset,
             dice_source,
             seed,
+            options,
             actor=actor,
             encounter_id=encounter_id,
             dice_commitment=commitment,

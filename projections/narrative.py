@@ -72,6 +72,8 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("InitiativeRolled")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "wits":
+        return _wits_place(e, s)
     if e.entered:
         return f"Round {s.round} initiative: {_name(s, e.combatant)} is given IP {e.ip} by the GM."
     (roll,) = e.rolls.values()
@@ -204,6 +206,8 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("DamageApplied")
 def _(e: Any, s: EncounterState) -> str:
     b = e.breakdown
+    if s.ruleset == "wits":
+        return _wits_damage(e, s)
     parts = [f"{sum(b['base_damage'].values())} base"]
     if b["scaled"]:
         parts.append(f"+ {b['scaled']} scaled")
@@ -332,3 +336,132 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("ModifierCleared")
 def _(e: Any, s: EncounterState) -> str:
     return f"GM: {_name(s, e.combatant)} {e.name} removed ({e.reason})."
+
+
+# -- the Wits system ------------------------------------------------------------------
+
+
+def _wits_place(e: Any, s: EncounterState) -> str:
+    who = _name(s, e.combatant)
+    if e.entered:
+        return f"{who} acts at Wits {e.ip}, ranked {e.raw} among equals by the GM."
+    if not e.rolls:
+        return f"{who} takes his place in the order: Wits {e.ip}."
+    (roll,) = e.rolls.values()
+    faces = "→".join(str(f) for f in roll["faces"])
+    return f"{who} takes his place in the order: Wits {e.ip}, roll-off {faces}."
+
+
+def _skill_text(skill: dict[str, Any]) -> str:
+    """'13 (short sword +1 aiming) = 14'."""
+    parts = "".join(f" {_signed(v)} {k}" for k, v in skill["parts"].items() if v)
+    if not parts:
+        return f"{skill['effective']} ({skill['base_from']})"
+    return f"{skill['base']} ({skill['base_from']}){parts} = {skill['effective']}"
+
+
+def _wits_damage(e: Any, s: EncounterState) -> str:
+    b = e.breakdown
+    (roll,) = e.rolls.values()
+    dice = " + ".join("+".join(str(f) for f in d["faces"]) for d in roll["dice"])
+    text = f"{_name(s, e.combatant)} takes {e.amount}: {roll['expression']} {dice} = {b['dice']}"
+    if b["modifiers"]:
+        text += f" {_signed(b['modifiers'])}"
+    if b["protection_ignored"]:
+        text += " (Protection ignored: critical)"
+    elif b["protection"]:
+        text += f" − {b['protection']} Protection"
+    return f"{text} (Current Health {e.hits_before} → {e.hits_after})."
+
+
+@_line("AttackAnnounced")
+def _(e: Any, s: EncounterState) -> str:
+    p = e.action["params"]
+    how = [
+        label
+        for label, on in (
+            ("charges", p["charge"]),
+            (f"called shot: {p['called_shot']}", p["called_shot"]),
+            ("unseen", not p["visible"]),
+        )
+        if on
+    ]
+    extra = f" ({', '.join(how)})" if how else ""
+    return f"{_name(s, e.combatant)} attacks {_name(s, e.target)} with {e.action['weapon']}{extra}."
+
+
+@_line("DefenceDeclared")
+def _(e: Any, s: EncounterState) -> str:
+    mode = {
+        "basic": "Basic Defense",
+        "total": "Total Defense",
+        "total_single": ("Total Defense against this attack"),
+    }[e.mode]
+    return f"{_name(s, e.combatant)} will {e.kind} ({mode}) at {_skill_text(e.skill)}."
+
+
+@_line("AttackTestRolled")
+def _(e: Any, s: EncounterState) -> str:
+    roll = e.rolls["attack"]
+    test = f"rolls {roll['total']} vs {_skill_text(e.skill)}"
+    degree = e.degree.replace("_", " ")
+    if e.degree_source == "entered":
+        degree += " (GM)"
+    text = f"{_name(s, e.combatant)} {test}: {degree}"
+    d = e.defence
+    if d is not None:
+        if d["rolled"]:
+            outcome = "stops the blow" if d["success"] else "fails"
+            text += (
+                f"; {_name(s, e.target)}'s {d['kind']} {d['total']} vs {d['effective']} {outcome}"
+            )
+        else:
+            text += f"; a critical cannot be defended against ({_name(s, e.target)}'s {d['kind']})"
+    result = "hit" if e.hit else "miss"
+    if e.overridden:
+        result += " (GM)"
+    return f"{text} → {result}."
+
+
+@_line("Aimed")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} aims: +{e.aim_after} to his next attack."
+
+
+@_line("AimLost")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} loses his +{e.aim} aim: {e.reason}."
+
+
+@_line("Moved")
+def _(e: Any, s: EncounterState) -> str:
+    charge = f", charging {_name(s, e.charge_at)}" if e.charge_at else ""
+    used = "one action" if e.actions == 1 else "the whole round"
+    return f"{_name(s, e.combatant)} moves {e.metres:g} m{charge} ({used})."
+
+
+@_line("ActionTaken")
+def _(e: Any, s: EncounterState) -> str:
+    used = "one action" if e.actions == 1 else "two actions"
+    return f"{_name(s, e.combatant)} {e.what} ({used})."
+
+
+@_line("TurnHeld")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} holds his actions to act later."
+
+
+@_line("TurnEnded")
+def _(e: Any, s: EncounterState) -> str:
+    kept = f", keeping {e.actions_left} action(s) to defend" if e.actions_left else ""
+    return f"{_name(s, e.combatant)} ends his turn{kept}."
+
+
+@_line("KnockBackTested")
+def _(e: Any, s: EncounterState) -> str:
+    roll = e.rolls["strength"]
+    outcome = "stays on his feet" if e.stays_up else "goes down"
+    return (
+        f"{_name(s, e.combatant)} is knocked back: Strength {roll['total']} vs "
+        f"{_skill_text(e.skill)}, {outcome}."
+    )

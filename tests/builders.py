@@ -62,8 +62,8 @@ def target_stats(def_: int = 20, ar: int = 4, hits: int = 30, **overrides: Any) 
 class DomainTable:
     """An encounter driven in the domain, by commands with manual dice."""
 
-    def __init__(self) -> None:
-        self.encounter = Encounter.start("Test fight", "novus", "manual")
+    def __init__(self, ruleset: str = "novus", options: dict[str, Any] | None = None) -> None:
+        self.encounter = Encounter.start("Test fight", ruleset, "manual", options=options)
         self.ids: dict[str, str] = {}
 
     @property
@@ -118,9 +118,11 @@ class DomainTable:
 class HttpTable(DomainTable):
     """The same encounter driven through the HTTP API (manual dice, problem+json refusals)."""
 
-    def __init__(self, client: TestClient) -> None:
+    def __init__(
+        self, client: TestClient, ruleset: str = "novus", options: dict[str, Any] | None = None
+    ) -> None:
         self.client = client
-        self.eid = new_encounter(client, "manual")
+        self.eid = new_encounter(client, "manual", ruleset=ruleset, options=options or {})
         self.ids = {}
 
     @property
@@ -174,10 +176,12 @@ def _as_event(record: dict[str, Any]) -> Any:
 MODE: dict[str, TestClient | None] = {"client": None}
 
 
-def Table() -> DomainTable:
+def Table(ruleset: str = "novus", options: dict[str, Any] | None = None) -> DomainTable:
     """An encounter for a test: in the domain, or over HTTP when the test runs that way."""
     client = MODE["client"]
-    return DomainTable() if client is None else HttpTable(client)
+    if client is None:
+        return DomainTable(ruleset, options)
+    return HttpTable(client, ruleset, options)
 
 
 def duel(
@@ -204,7 +208,7 @@ def of_type(events: list[Any], name: str) -> list[Any]:
 def new_encounter(client: TestClient, dice_source: str = "manual", **kw: Any) -> str:
     r = client.post(
         "/encounters",
-        json={"name": "Test fight", "ruleset": "novus", "dice_source": dice_source, **kw},
+        json={"name": "Test fight", "ruleset": "novus", "dice_source": dice_source} | kw,
     )
     assert r.status_code == 201, r.text
     return r.json()["id"]

@@ -41,6 +41,7 @@ async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict
         body.ruleset,
         body.dice_source,
         body.seed,
+        body.options,
         body.actor or GM,
     )
     return encounter_view(recorded.state)

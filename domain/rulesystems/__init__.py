@@ -14,10 +14,14 @@ def get_rule_system(name: str) -> RuleSystem:
         from domain.rulesystems.novus.system import NovusRules
 
         return NovusRules()
+    if name == "wits":
+        from domain.rulesystems.wits.system import WitsRules
+
+        return WitsRules()
     if name in RULESETS:
         raise UnknownRuleSystem(
             "RULESET",
-            f"the {name} rule system is not implemented yet; only 'novus' is playable",
+            f"the {name} rule system is not implemented yet; 'novus' and 'wits' are playable",
             field="ruleset",
         )
     raise UnknownRuleSystem("RULESET", f"unknown rule system {name!r}", field="ruleset")

@@ -125,20 +125,35 @@ class RuleSystem(ABC):
     stats_model: ClassVar[type[BaseModel]]
     conditions: ClassVar[frozenset[str]]
 
-    # -- combatants -------------------------------------------------------------
-    def new_combatant(self, stats: dict[str, Any]) -> tuple[dict[str, Any], int, int]:
-        """Validate stats; return them normalised with maximum and current hits."""
+    options_model: ClassVar[type[BaseModel] | None] = None
+
+    def _validated(self, model: type[BaseModel], data: dict[str, Any], field: str) -> Any:
         try:
-            model = self.stats_model.model_validate(stats)
+            return model.model_validate(data)
         except ValidationError as e:
             first = e.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
+            where = ".".join([field, *(str(p) for p in first["loc"])])
             raise RuleViolation(
-                f"{self.name.upper()}-STATS",
-                f"stats.{where}: {first['msg']}",
-                field=f"stats.{where}",
+                f"{self.name.upper()}-{field.upper()}", f"{where}: {first['msg']}", field=where
             ) from None
-        return self.hits_of(model)
+
+    # -- encounters and combatants -----------------------------------------------
+    def options_of(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Validate an encounter's options; return them with every default filled in, so
+        the first event records the defaults the fight is played with."""
+        if self.options_model is None:
+            if options:
+                raise RuleViolation(
+                    f"{self.name.upper()}-OPTIONS",
+                    f"the {self.name} rule system takes no options",
+                    field="options",
+                )
+            return {}
+        return self._validated(self.options_model, options, "options").model_dump(mode="json")
+
+    def new_combatant(self, stats: dict[str, Any]) -> tuple[dict[str, Any], int, int]:
+        """Validate stats; return them normalised with maximum and current hits."""
+        return self.hits_of(self._validated(self.stats_model, stats, "stats"))
 
     @abstractmethod
     def hits_of(self, model: Any) -> tuple[dict[str, Any], int, int]: ...
@@ -152,6 +167,9 @@ class RuleSystem(ABC):
         return {
             "name": self.name,
             "stats_schema": self.stats_model.model_json_schema(by_alias=True),
+            "options_schema": (
+                self.options_model.model_json_schema() if self.options_model else None
+            ),
             "actions": self.catalogue(),
             "conditions": sorted(self.conditions),
         }

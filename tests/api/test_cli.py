@@ -76,7 +76,17 @@ def test_given_novus_when_describing_the_ruleset_then_stats_actions_and_tables_a
     assert costs["missile_attack"] == 2 and costs["cast_spell"] == 4
     assert {b["name"] for b in body["boons"]} >= {"bleeder", "daze_foe"}
     assert "hit_friend" in {s["name"] for s in body["snags"]}
-    assert sqlite_client.get("/rulesets/wits").status_code == 422
+    assert sqlite_client.get("/rulesets/phantasia").status_code == 422
+
+
+def test_given_wits_when_describing_the_ruleset_then_stats_options_and_called_shots(
+    sqlite_client: TestClient,
+) -> None:
+    body = sqlite_client.get("/rulesets/wits").json()
+    assert {"wits", "move", "base_damage"} <= set(body["stats_schema"]["properties"])
+    assert body["options_schema"]["properties"]["test_die"]["default"] == "1d20"
+    assert body["called_shots"]["heart"] == -10
+    assert {a["command"] for a in body["actions"]} >= {"attack", "aim", "move", "defend"}
 
 
 def test_given_a_fight_with_a_void_when_replayed_then_rounds_bars_and_struck_lines(tmp_path):

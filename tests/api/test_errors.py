@@ -142,12 +142,42 @@ def test_given_bad_stats_when_adding_a_combatant_then_422_names_the_stat(
     assert dup.status_code == 422 and dup.json()["field"] == "name"
 
 
-@pytest.mark.parametrize("ruleset", ["phantasia", "wits"])
 def test_given_a_ruleset_not_yet_playable_when_creating_then_422(
-    sqlite_client: TestClient, ruleset: str
+    sqlite_client: TestClient,
 ) -> None:
-    r = sqlite_client.post("/encounters", json={"name": "x", "ruleset": ruleset})
+    r = sqlite_client.post("/encounters", json={"name": "x", "ruleset": "phantasia"})
     assert r.status_code == 422 and r.json()["rule"] == "RULESET"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "rule", "field"),
+    [
+        ("novus", {"test_die": "1d20"}, "NOVUS-OPTIONS", "options"),
+        ("wits", {"test_die": "2d10"}, "WITS-OPTIONS", "options.test_die"),
+        ("wits", {"dice": 3}, "WITS-OPTIONS", "options.dice"),
+    ],
+)
+def test_given_bad_options_when_creating_then_422_naming_the_option(
+    sqlite_client: TestClient, ruleset: str, options: dict, rule: str, field: str
+) -> None:
+    r = sqlite_client.post(
+        "/encounters", json={"name": "x", "ruleset": ruleset, "options": options}
+    )
+    assert r.status_code == 422 and r.json()["rule"] == rule and r.json()["field"] == field
+    assert sqlite_client.get("/encounters").json()["encounters"] == []  # nothing recorded
+
+
+def test_given_wits_options_when_creating_then_the_defaults_are_recorded_in_the_first_event(
+    sqlite_client: TestClient,
+) -> None:
+    r = sqlite_client.post(
+        "/encounters", json={"name": "x", "ruleset": "wits", "options": {"roll_up": "once"}}
+    )
+    assert r.status_code == 201, r.text
+    first = sqlite_client.get(f"/encounters/{r.json()['id']}/events").json()["events"][0]
+    assert first["data"]["options"] == r.json()["options"]
+    assert first["data"]["options"]["roll_up"] == "once"
+    assert first["data"]["options"]["test_die"] == "1d20"
 
 
 def test_given_seeded_without_seed_when_creating_then_422(sqlite_client: TestClient) -> None:

@@ -166,6 +166,8 @@ def hold(ctx: Context, cmd: c.Hold) -> None:
         )
     if who.hold_ip is not None:
         raise RuleViolation("NOV-HOLD-1", f"{who.name} already holds", field="combatant")
+    if cmd.ip is None:
+        raise RuleViolation("NOV-HOLD-1", "name the IP to act at (`ip`)", field="ip")
     check_hold_ip(state, who, cmd.ip)
     budget = rounds.ap_budget(state, who) - HOLD_COST
     if who.ap_spent > budget:

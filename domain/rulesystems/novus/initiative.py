@@ -28,6 +28,10 @@ def roll_initiative(ctx: Context, cmd: c.RollInitiative) -> None:
             "initiative is rolled in step 1, before anyone "
             "declares; a late joiner rolls next round (NOV-AMB-9)",
         )
+    if cmd.tie_order is not None:
+        raise RuleViolation(
+            "NOV-INIT-5", "tie_order is a Wits field; enter an IP instead", field="tie_order"
+        )
     due = rounds.needs_initiative(state)
     if cmd.combatant is not None:
         who = state.combatant(cmd.combatant)

@@ -1,0 +1,62 @@
+"""What a Wits table sees, derived from the folded facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rulesystems.wits import turns
+from domain.state import CombatantState, EncounterState
+
+
+def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
+    stats = turns.stats_of(who)
+    marks = who.round_marks
+    return {
+        "id": who.id,
+        "name": who.name,
+        "side": who.side,
+        "health": who.hits,
+        "max_health": who.max_hits,
+        "wits": stats.wits,
+        "move": stats.move,
+        "placed": who.ip is not None,
+        "tie_roll": who.ip_raw,
+        "actions_used": turns.actions_used(who),
+        "actions_left": turns.actions_left(who),
+        "aim": who.marks.get("aim", 0),
+        "charging": who.marks.get("charging"),
+        "defence": marks.get("defence"),
+        "blows_defended": marks.get("blows", 0),
+        "attacked": bool(marks.get("attacked_with")),
+        "held": marks.get("held", False),
+        "turn_over": turns.turn_done(state, who),
+        "conditions": {k: v.count for k, v in who.conditions.items()},
+        "modifiers": [e.model_dump() for e in who.effects if e.in_force(state.round)],
+        "protection": stats.armour.protection,
+        "down": turns.is_down(state, who),
+    }
+
+
+def _step(state: EncounterState) -> str:
+    if not state.combatants:
+        return "setup"
+    if turns.pending_attack(state) is not None:
+        return "attack"
+    if turns.unplaced(state):
+        return "order"
+    return "turns" if turns.acting(state) is not None else "end_round"
+
+
+def wits_view(state: EncounterState) -> dict[str, Any]:
+    now = turns.acting(state)
+    attack = turns.pending_attack(state)
+    return {
+        "round": state.round,
+        "elapsed_seconds": (state.round - 1) * turns.SECONDS_PER_ROUND,  # WIT-RND-1
+        "step": _step(state),
+        "acting": now.id if now else None,
+        "pending_attack": attack.model_dump() if attack else None,
+        "order": [c.id for c in turns.order(state)],
+        "options": dict(state.options),
+        "combatants": [combatant_view(state, c) for c in state.combatants.values()],
+    }
