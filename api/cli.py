@@ -69,27 +69,37 @@ def serve(
 @app.command()
 def demo(
     ruleset: Annotated[
-        Literal["novus"], typer.Option(help="The rule system (Novus is the one playable so far).")
+        Literal["novus", "wits"], typer.Option(help="The rule system: novus or wits.")
     ] = "novus",
-    seed: Annotated[str, typer.Option(help="Seed of the demo's dice.")] = "s62",
+    seed: Annotated[
+        str | None, typer.Option(help="Seed of the demo's dice (default: the ruleset's).")
+    ] = None,
     rounds: Annotated[int, typer.Option(min=1, max=20, help="Rounds to play.")] = 3,
     database: Annotated[
         Path | None, typer.Option(help="SQLite file (default: a fresh temporary one).")
     ] = None,
 ) -> None:
-    """Play a scripted Novus fight with seeded dice and print its log and hits: a mounted
-    charge met by a last-moment dodge (a cancel), a called shot, a hold, Boons, bleeding and
-    a stun ticking down at upkeep."""
-    from api.demo import play
+    """Play a scripted fight with seeded dice and print its log and the state after it.
+    Novus: a mounted charge met by a last-moment dodge (a cancel), a called shot, a hold,
+    Boons, bleeding and a stun ticking down at upkeep. Wits: a charge met by a Total
+    Defense, a shot aimed for three actions, damage dice rolling up."""
+    from api import demo as novus_demo
+    from api import demo_wits
 
+    module = demo_wits if ruleset == "wits" else novus_demo
     with tempfile.TemporaryDirectory() as tmp:
         path = database or Path(tmp) / "demo.db"
-        view, lines = play(Settings(sqlite_path=str(path)), seed, rounds)
+        view, lines = module.play(Settings(sqlite_path=str(path)), seed or module.SEED, rounds)
     for line in lines:
         style = "bold" if line["type"] in ("RoundEnded", "EncounterCreated") else None
         console.print(
             f"[dim]{line['position']:>3}[/dim] {escape(line['text'])}", style=style, highlight=False
         )
+    if ruleset == "wits":
+        table = _hits_table(view["combatants"])
+        table.title = f"After round {view['round'] - 1}: Current Health"
+        console.print(table)
+        return
     table = Table(title=f"After round {view['round'] - 1}: hits")
     for column in ("Combatant", "Side", "Hits", "Bleeding", "Daze", "Stun", "State"):
         table.add_column(column)
@@ -231,7 +241,10 @@ def _hits_table(combatants: list[dict]) -> Table:
         bar = "█" * round(share * 20) + "░" * (20 - round(share * 20))
         colour = "green" if share > 0.5 else "yellow" if share > 0.25 else "red"
         cells = (
-            (f"+{c['aim']}" if c["aim"] else "", ", ".join(c["conditions"]))
+            (
+                f"+{c['aim']}" if c["aim"] else "",
+                ", ".join([*(["down"] if c["down"] else []), *c["conditions"]]),
+            )
             if wits
             else (str(c["bleeding"]), str(c["daze_count"]), str(c["stun_count"]))
         )

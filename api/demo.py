@@ -89,6 +89,7 @@ PARTY = [
         ),
     ),
 ]
+SEED = "s62"
 BOON_TASTE = ["bleeder", "daze_foe", "strong_attack", "defensive_posture"]
 
 

@@ -67,6 +67,8 @@ def _created(e: Any) -> str:
 
 @_line("CombatantAdded")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "wits":
+        return f"{e.name} joins ({e.side}): Current Health {e.hits}/{e.max_hits}."
     return f"{e.name} joins ({e.side}): {e.hits}/{e.max_hits} hits."
 
 
@@ -363,15 +365,20 @@ def _skill_text(skill: dict[str, Any]) -> str:
 def _wits_damage(e: Any, s: EncounterState) -> str:
     b = e.breakdown
     (roll,) = e.rolls.values()
-    dice = " + ".join("+".join(str(f) for f in d["faces"]) for d in roll["dice"])
-    text = f"{_name(s, e.combatant)} takes {e.amount}: {roll['expression']} {dice} = {b['dice']}"
+    dice = " + ".join(
+        f"[{'+'.join(str(f) for f in d['faces'])}]" if len(d["faces"]) > 1 else str(d["value"])
+        for d in roll["dice"]
+    )
+    text = f"{_name(s, e.combatant)} takes {e.amount}: {roll['expression']}: {dice} = {b['dice']}"
     if b["modifiers"]:
         text += f" {_signed(b['modifiers'])}"
     if b["protection_ignored"]:
         text += " (Protection ignored: critical)"
     elif b["protection"]:
         text += f" − {b['protection']} Protection"
-    return f"{text} (Current Health {e.hits_before} → {e.hits_after})."
+    down_at = s.options.get("down_at", 0)
+    down = " He is down: the GM rules his state." if e.hits_after <= down_at < e.hits_before else ""
+    return f"{text} (Current Health {e.hits_before} → {e.hits_after}).{down}"
 
 
 @_line("AttackAnnounced")

@@ -8,6 +8,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.cli import app
+from infra.app import Fraylog
+from infra.settings import Settings
 
 runner = CliRunner()
 
@@ -60,6 +62,30 @@ def test_given_the_app_when_asking_for_docs_then_openapi_lists_every_command(
     ):
         assert command in text
     assert "/encounters/{encounter_id}/commands" in spec["paths"]
+
+
+def test_given_wits_when_running_demo_then_a_roll_up_a_total_defense_an_aimed_shot_and_a_charge(
+    tmp_path,
+):
+    db = tmp_path / "wits.db"
+    result = CliRunner().invoke(
+        app, ["demo", "--ruleset", "wits", "--database", str(db)], env={"COLUMNS": "250"}
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert re.search(r"rolling up: .*\[\d+(\+\d+)+\]", out)  # a roll-up chain kept with its die
+    assert "(Total Defense)" in out
+    assert "+3 aiming" in out and "→ hit" in out
+    assert "charging Grukk" in out and "−2 charge" in out
+    assert "After round 3: Current Health" in out
+    with Fraylog(Settings(sqlite_path=str(db))) as fraylog:
+        (summary,) = fraylog.list_encounters()
+        eid = summary["id"]
+    replayed = CliRunner().invoke(
+        app, ["replay", eid], env={"COLUMNS": "250", "FRAYLOG_SQLITE_PATH": str(db)}
+    )
+    assert replayed.exit_code == 0, replayed.output
+    assert "Round 3" in replayed.output and "Health" in replayed.output
 
 
 def test_given_the_cli_when_asking_help_then_serve_and_demo_are_listed() -> None:

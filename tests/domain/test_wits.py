@@ -683,3 +683,19 @@ def test_given_a_charge_knocks_back_when_testing_strength_then_minus_5():
     (test,) = of_type(events, "KnockBackTested")
     assert test.skill["effective"] == 7 and not test.stays_up
     assert of_type(events, "ConditionApplied")[0].condition == "prone"
+
+
+def test_given_a_disputed_attack_roll_when_voided_then_health_and_aim_return_and_it_is_rerolled():
+    """The record (issue 3) on a Wits fight: voiding the attack test voids its damage; the
+    announced attack waits for its roll again, with the aim it had."""
+    t = table()
+    t.run(c.Aim(combatant=t.ids["A"]))
+    events = attack(t, "A", "B", dice={"attack": [5], "damage": [5, 6, 3]})
+    rolled = of_type(events, "AttackTestRolled")[0]
+    assert t.who("B")["health"] == 6 and t.who("A")["aim"] == 0
+    voided = t.run(c.Void(target=rolled.originator_version, reason="die fell off the table"))
+    assert voided[0].cascade == [rolled.originator_version, rolled.originator_version + 1]
+    assert t.who("B")["health"] == 20 and t.who("A")["aim"] == 1
+    assert t.view["step"] == "attack"
+    (again,) = of_type(t.run(c.RollAttack(), attack=[19]), "AttackTestRolled")
+    assert again.skill["parts"] == {"aiming": 1} and not again.hit

@@ -46,7 +46,7 @@ def damage_roll(
     return Roll(
         name=name,
         expression=" + ".join(f"{expr} {label}" for label, expr in groups)
-        + (" roll-up" if roll_up else ""),
+        + (", rolling up" if roll_up else ""),
         dice=tuple(dies),
         source=source_name(dice, name),
         attempt=attempt_of(dice, name),
