@@ -699,3 +699,14 @@ def test_given_a_disputed_attack_roll_when_voided_then_health_and_aim_return_and
     assert t.view["step"] == "attack"
     (again,) = of_type(t.run(c.RollAttack(), attack=[19]), "AttackTestRolled")
     assert again.skill["parts"] == {"aiming": 1} and not again.hit
+
+
+def test_given_an_attack_when_it_names_no_target_of_his_or_a_weapon_he_lacks_then_refused():
+    """WIT-ATK-1, WIT-ATK-3: an attacker states his target and the weapon he uses."""
+    t = table()
+    refused("WIT-ATK-1", attack, t, "A", "A")
+    refused("WIT-ATK-3", attack, t, "A", "B", "halberd")
+    events = attack(t, "A", "B", "fist", roll=False)
+    (announced,) = of_type(events, "AttackAnnounced")
+    assert announced.target == t.ids["B"] and announced.action["weapon"] == "fist"
+    assert t.view["pending_attack"]["id"] == announced.action["id"]
