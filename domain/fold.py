@@ -344,6 +344,7 @@ def _defence_declared(state: EncounterState, e: Any) -> None:
     _use_actions(who, e.actions)
     who.round_marks["defence"] = e.mode
     who.round_marks["blows"] = who.round_marks.get("blows", 0) + 1
+    who.marks.pop("charging", None)
     action = state.action(e.action)
     action.params = {
         **action.params,
@@ -366,6 +367,7 @@ def _aimed(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     _use_actions(who, 1)
     who.marks["aim"] = e.aim_after
+    who.marks.pop("charging", None)
 
 
 @_on("AimLost")
