@@ -52,16 +52,30 @@ console = Console()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    no_auth: Annotated[
+        bool,
+        typer.Option(
+            "--no-auth",
+            help="Open mode for local use: no tokens, anyone may read and change everything.",
+        ),
+    ] = False,
 ) -> None:
-    """Serve the HTTP API (SQLite file by default; FRAYLOG_DATABASE_URL for PostgreSQL)."""
+    """Serve the HTTP API (SQLite file by default; FRAYLOG_DATABASE_URL for PostgreSQL).
+    Every encounter route needs its bearer token unless --no-auth (or FRAYLOG_NO_AUTH=1)."""
+    import dataclasses
+
     import uvicorn
 
     from api.main import create_app
 
     settings = Settings.from_env()
+    if no_auth:
+        settings = dataclasses.replace(settings, auth=False)
     logging.basicConfig(level=logging.INFO)
+    mode = "[bold red]OPEN, no tokens (--no-auth)[/bold red]" if not settings.auth else "tokens"
     console.print(
-        f"fraylog: events in {settings.describe()}; API docs at http://{host}:{port}/docs"
+        f"fraylog: events in {settings.describe()}; access: {mode}; "
+        f"API docs at http://{host}:{port}/docs"
     )
     uvicorn.run(create_app(settings), host=host, port=port)
 

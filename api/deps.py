@@ -1,16 +1,93 @@
-"""Dependencies shared by the routes."""
+"""Dependencies shared by the routes: the application, and who is asking."""
 
 from __future__ import annotations
 
 from typing import Annotated
+from uuid import UUID
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from infra.app import Fraylog
+from domain.errors import DomainError
+from infra.access import GM_ROLE, Forbidden, Grant
+from infra.app import EncounterNotFound, Fraylog
+from infra.feed import Feed
+
+bearer = HTTPBearer(
+    auto_error=False,
+    description="A token minted by fraylog: the GM's (from POST /encounters) or a player's "
+    "(from POST /encounters/{id}/tokens). Not needed when the server runs with --no-auth.",
+)
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def get_fraylog(request: Request) -> Fraylog:
     return request.app.state.fraylog
 
 
+def get_feed(request: Request) -> Feed:
+    return request.app.state.feed
+
+
 FraylogDep = Annotated[Fraylog, Depends(get_fraylog)]
+FeedDep = Annotated[Feed, Depends(get_feed)]
+
+
+class Unauthenticated(DomainError):
+    status = 401
+    title = "Token needed"
+
+
+def open_grant(encounter_id: str) -> Grant:
+    """Open mode (`fraylog serve --no-auth`): everyone is the GM of everything."""
+    return Grant(encounter_id, GM_ROLE, label="open", token_hash="open")
+
+
+def grant_for(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant:
+    """The grant of a token for this encounter; a missing token, an unknown one or one of
+    another encounter is told the encounter does not exist (ids cannot be probed)."""
+    if not fraylog.settings.auth:
+        return open_grant(str(encounter_id))
+    grant = fraylog.access.grant(token) if token else None
+    if grant is None or grant.encounter_id != str(encounter_id):
+        raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+    return grant
+
+
+def reader(encounter_id: UUID, fraylog: FraylogDep, credentials: Credentials) -> Grant:
+    """The GM or a player of this encounter."""
+    return grant_for(fraylog, encounter_id, credentials.credentials if credentials else None)
+
+
+def gm(grant: Annotated[Grant, Depends(reader)]) -> Grant:
+    """The GM of this encounter."""
+    if not grant.is_gm:
+        raise Forbidden("ROLE", "only the GM of this encounter may do this")
+    return grant
+
+
+def token_grant(fraylog: FraylogDep, credentials: Credentials) -> Grant | None:
+    """The grant of the token sent, if any (for routes not about one encounter)."""
+    if not fraylog.settings.auth:
+        return None
+    grant = fraylog.access.grant(credentials.credentials) if credentials else None
+    if grant is None:
+        raise Unauthenticated(
+            "TOKEN", "send the Authorization: Bearer token of an encounter", field="Authorization"
+        )
+    return grant
+
+
+ReaderDep = Annotated[Grant, Depends(reader)]
+GmDep = Annotated[Grant, Depends(gm)]
+
+
+def actor_of(fraylog: Fraylog, grant: Grant, body_actor: str | None) -> str:
+    """Events' `actor`: the token's; a body's `actor` only in open mode."""
+    if not fraylog.settings.auth:
+        return body_actor or GM_ROLE
+    if body_actor is not None:
+        raise DomainError(
+            "ACTOR", "the actor comes from the bearer token, not from the body", field="actor"
+        )
+    return grant.actor

@@ -2,34 +2,60 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from api import problems
 from api.routes import encounters, rulesets
 from infra.app import Fraylog
+from infra.feed import Feed
 from infra.settings import Settings
+
+log = logging.getLogger("fraylog")
 
 
 def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None) -> FastAPI:
     """The API over one Fraylog application (made from `settings` if not given)."""
+    fraylog = fraylog or Fraylog(settings)
+    feed = Feed(fraylog)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if not fraylog.settings.auth:
+            log.warning(
+                "fraylog runs OPEN (--no-auth): anyone who reaches it may read and change "
+                "every encounter; use it only on your own machine"
+            )
+        feed.start(asyncio.get_running_loop())
         yield
-        app.state.fraylog.close()
+        feed.stop()
+        fraylog.close()
 
     app = FastAPI(
         title="fraylog",
         version="0.1.0",
         summary="Event-sourced combat log for tabletop role-playing games.",
         description="Every roll, declaration, attack and upkeep tick is an immutable event. "
-        "Errors are application/problem+json (RFC 9457). See docs/api.md.",
+        "Errors are application/problem+json (RFC 9457). Encounter routes need the bearer "
+        "token of that encounter (a 404 otherwise). See docs/api.md.",
         lifespan=lifespan,
+        max_body_size=fraylog.settings.max_body_bytes,
     )
-    app.state.fraylog = fraylog or Fraylog(settings)
+    app.state.fraylog = fraylog
+    app.state.feed = feed
+    if fraylog.settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(fraylog.settings.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+            expose_headers=["Idempotent-Replayed"],
+        )
     problems.install(app)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)

@@ -167,6 +167,59 @@ class WitsEncounter(EncounterHeader):
 
 
 EncounterPublic = Annotated[NovusEncounter | WitsEncounter, Field(discriminator="ruleset")]
+
+GM_TOKEN = Field(
+    description="The GM's bearer token for this encounter, shown only here, once; null when "
+    "the server runs with --no-auth."
+)
+
+
+class NovusEncounterCreated(NovusEncounter):
+    gm_token: str | None = GM_TOKEN
+
+
+class WitsEncounterCreated(WitsEncounter):
+    gm_token: str | None = GM_TOKEN
+
+
+EncounterCreated = Annotated[
+    NovusEncounterCreated | WitsEncounterCreated, Field(discriminator="ruleset")
+]
+
+
+class TokenCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    combatants: list[str] = Field(
+        min_length=1, max_length=20, description="The combatant ids the player acts for."
+    )
+    label: str = Field(
+        default="",
+        max_length=60,
+        description="Who holds it, e.g. 'Anna'; events record actor 'player:<label>' "
+        "(default: the combatants' names).",
+    )
+
+
+class TokenIssued(BaseModel):
+    token: str = Field(description="The player's bearer token, shown only here, once.")
+    id: str = Field(description="A short id of the token (the start of its hash).")
+    role: Literal["player"]
+    combatants: list[str]
+    label: str
+
+
+class PlayerToken(BaseModel):
+    id: str
+    combatants: list[str]
+    label: str
+    created_at: str
+
+
+class PlayerTokens(BaseModel):
+    tokens: list[PlayerToken]
+
+
 CombatantPublic = NovusCombatant | WitsCombatant
 
 
@@ -184,6 +237,9 @@ class EventRecord(BaseModel):
 
 class EventLog(BaseModel):
     events: list[EventRecord]
+    next_after: int | None = Field(
+        default=None, description="More events follow: ask again with after=next_after."
+    )
 
 
 class CommandResult(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
@@ -15,6 +16,7 @@ from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo
 from domain.encounter import GM, Encounter, project_encounter
 from domain.errors import DomainError
 from domain.state import EncounterState
+from infra.access import AccessStore, Grant, check_command
 from infra.dice import dice_for
 from infra.secrets import SecretStore
 from infra.settings import Settings
@@ -70,6 +72,8 @@ class Fraylog(Application[UUID]):
             ensure_schema(self.settings)
         super().__init__(env=self.settings.eventsourcing_env())
         self.secrets = SecretStore(self.settings)
+        self.access = AccessStore(self.settings)
+        self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -109,13 +113,25 @@ class Fraylog(Application[UUID]):
         actor: str = GM,
     ) -> tuple[str, Recorded]:
         encounter = self._load(encounter_id, expected_version)
+        if len(encounter.state.combatants) >= self.settings.max_combatants:
+            raise DomainError(
+                "LIMIT",
+                f"an encounter holds at most {self.settings.max_combatants} combatants "
+                "(FRAYLOG_MAX_COMBATANTS)",
+            )
         combatant = encounter.add_combatant(name, side, stats, actor=actor)
         return combatant, self._save(encounter)
 
-    def execute(self, encounter_id: UUID, command: Any) -> Recorded:
+    def execute(self, encounter_id: UUID, command: Any, grant: Grant | None = None) -> Recorded:
+        """Run a command; with a `grant` (a token's), only what it allows, its actor the
+        token's; without one (open mode, the CLI), the command's `actor` or the GM."""
         encounter = self._load(encounter_id, command.expected_version)
-        actor = command.actor or GM
         state = encounter.state
+        if grant is not None:
+            check_command(grant, command, state)
+            actor = grant.actor
+        else:
+            actor = command.actor or GM
         if isinstance(command, Void | Undo | Redo):
             history = list(self.events.get(encounter_id, lte=encounter.version))
             encounter.correct(command, history, actor=actor)
@@ -158,6 +174,8 @@ class Fraylog(Application[UUID]):
         super().close()
         if hasattr(self, "secrets"):
             self.secrets.close()
+        if hasattr(self, "access"):
+            self.access.close()
 
     def verify(self, encounter_id: UUID) -> dict[str, Any]:
         """Recompute the hash chain and re-derive the seeded and revealed server faces."""
@@ -183,6 +201,8 @@ class Fraylog(Application[UUID]):
                 "VERSION",
                 "another command was recorded on this encounter first; reload and try again",
             ) from None
+        for listener in self.listeners:
+            listener(str(encounter.id))
         return Recorded(pending, encounter.state)
 
     # -- reads ------------------------------------------------------------------
@@ -201,6 +221,31 @@ class Fraylog(Application[UUID]):
         if version is not None and version < 1:
             raise DomainError("VERSION", "versions start at 1", field="version")
         return self.encounter(encounter_id, version).state
+
+    def event_pages(
+        self, encounter_id: UUID, after: int = 0, until: int | None = None
+    ) -> Iterator[list[Any]]:
+        """The stored events after position `after` (up to `until`), a page at a time, so a
+        long log is never held in memory at once."""
+        while True:
+            page = list(
+                self.events.get(encounter_id, gt=after, lte=until, limit=self.settings.page_size)
+            )
+            if page:
+                yield page
+            if len(page) < self.settings.page_size:
+                return
+            after = page[-1].originator_version
+
+    def corrections(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
+        """The corrections of an encounter (read page by page): what `voided_by` needs."""
+        found = [
+            e
+            for page in self.event_pages(encounter_id, until=until)
+            for e in page
+            if isinstance(e, ev.Correction)
+        ]
+        return found
 
     def event_log(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
         """The stored events of one encounter, in order, up to position `until`."""

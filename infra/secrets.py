@@ -6,74 +6,49 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import sqlite3
-import threading
-from typing import Any
 from uuid import UUID
 
 from infra.settings import Settings
+from infra.sidetables import SideTables
 
 TABLE = "fraylog_dice_secrets"
 ATTEMPTS = "fraylog_dice_attempts"  # server draws per position (needs SQLite 3.35+)
 
 
-class SecretStore:
+class SecretStore(SideTables):
     """(encounter id, commitment) -> secret."""
 
     def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._lock = threading.Lock()
+        super().__init__(settings)
         self._cache: dict[tuple[str, str], bytes] = {}
-        self._sqlite: sqlite3.Connection | None = None
-        if not settings.database_url:
-            self._sqlite = sqlite3.connect(
-                settings.sqlite_path, timeout=10, check_same_thread=False, isolation_level=None
-            )
-        self._execute(
-            f"CREATE TABLE IF NOT EXISTS {self._table()} (encounter_id TEXT NOT NULL, "
+        self.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.table(TABLE)} (encounter_id TEXT NOT NULL, "
             "commitment TEXT NOT NULL, secret TEXT NOT NULL, "
             "PRIMARY KEY (encounter_id, commitment))"
         )
-        self._execute(
-            f"CREATE TABLE IF NOT EXISTS {self._table(ATTEMPTS)} (encounter_id TEXT NOT NULL, "
+        self.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.table(ATTEMPTS)} (encounter_id TEXT NOT NULL, "
             "position INTEGER NOT NULL, attempts INTEGER NOT NULL, "
             "PRIMARY KEY (encounter_id, position))"
         )
 
-    def _table(self, name: str = TABLE) -> str:
-        schema = self.settings.postgres_schema
-        return f'"{schema}".{name}' if self.settings.database_url and schema else name
-
     def next_attempt(self, encounter_id: UUID, position: int) -> int:
         """Count a server draw at a position (0 for the first); the count is kept even when
         the command is then refused, so a retry draws other faces."""
-        rows = self._execute(
-            f"INSERT INTO {self._table(ATTEMPTS)} AS a (encounter_id, position, attempts) "
+        rows = self.execute(
+            f"INSERT INTO {self.table(ATTEMPTS)} AS a (encounter_id, position, attempts) "
             "VALUES (?, ?, 1) ON CONFLICT (encounter_id, position) "
             "DO UPDATE SET attempts = a.attempts + 1 RETURNING attempts",
             (str(encounter_id), position),
         )
         return int(rows[0][0]) - 1
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        if self._sqlite is not None:
-            with self._lock:
-                return self._sqlite.execute(sql, params).fetchall()
-        import psycopg
-
-        assert self.settings.database_url is not None
-        with psycopg.connect(
-            self.settings.database_url, autocommit=True, connect_timeout=5
-        ) as conn:
-            cur = conn.execute(sql.replace("?", "%s"), params)
-            return cur.fetchall() if cur.description else []
-
     def commit(self, encounter_id: UUID) -> str:
         """Draw and keep a fresh 32-byte secret; return its commitment (SHA-256, hex)."""
         secret = secrets.token_bytes(32)
         commitment = hashlib.sha256(secret).hexdigest()
-        self._execute(
-            f"INSERT INTO {self._table()} (encounter_id, commitment, secret) VALUES (?, ?, ?)",
+        self.execute(
+            f"INSERT INTO {self.table(TABLE)} (encounter_id, commitment, secret) VALUES (?, ?, ?)",
             (str(encounter_id), commitment, secret.hex()),
         )
         self._cache[(str(encounter_id), commitment)] = secret
@@ -82,8 +57,9 @@ class SecretStore:
     def get(self, encounter_id: UUID, commitment: str) -> bytes:
         key = (str(encounter_id), commitment)
         if key not in self._cache:
-            rows = self._execute(
-                f"SELECT secret FROM {self._table()} WHERE encounter_id = ? AND commitment = ?", key
+            rows = self.execute(
+                f"SELECT secret FROM {self.table(TABLE)} WHERE encounter_id = ? AND commitment = ?",
+                key,
             )
             if not rows:
                 raise LookupError(
@@ -91,8 +67,3 @@ class SecretStore:
                 )
             self._cache[key] = bytes.fromhex(rows[0][0])
         return self._cache[key]
-
-    def close(self) -> None:
-        if self._sqlite is not None:
-            self._sqlite.close()
-            self._sqlite = None

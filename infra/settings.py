@@ -18,10 +18,25 @@ class Settings:
     snapshot_interval: int = 100
     cache_size: int = 1000
     pool_size: int = 5
+    auth: bool = True  # bearer tokens on every encounter route; off only for local use
+    cors_origins: tuple[str, ...] = ()
+    max_body_bytes: int = 64 * 1024
+    max_combatants: int = 100  # per encounter
+    max_streams_per_token: int = 5
+    page_size: int = 1000  # events a JSON page holds at most, and the store reads at once
+    heartbeat_seconds: float = 15.0  # live feed comments that keep proxies from closing it
 
     @classmethod
     def from_env(cls) -> Settings:
+        origins = os.environ.get("FRAYLOG_CORS_ORIGINS", "")
         return cls(
+            auth=os.environ.get("FRAYLOG_NO_AUTH", "") not in ("1", "true", "yes", "y"),
+            cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            max_body_bytes=int(os.environ.get("FRAYLOG_MAX_BODY_BYTES", str(64 * 1024))),
+            max_combatants=int(os.environ.get("FRAYLOG_MAX_COMBATANTS", "100")),
+            max_streams_per_token=int(os.environ.get("FRAYLOG_MAX_STREAMS_PER_TOKEN", "5")),
+            page_size=int(os.environ.get("FRAYLOG_PAGE_SIZE", "1000")),
+            heartbeat_seconds=float(os.environ.get("FRAYLOG_HEARTBEAT_SECONDS", "15")),
             database_url=os.environ.get("FRAYLOG_DATABASE_URL") or None,
             sqlite_path=os.environ.get("FRAYLOG_SQLITE_PATH", "fraylog.db"),
             postgres_schema=os.environ.get("FRAYLOG_POSTGRES_SCHEMA", ""),
@@ -40,6 +55,11 @@ class Settings:
             )
         if self.snapshot_interval < 1:
             raise ValueError("FRAYLOG_SNAPSHOT_INTERVAL must be 1 or more")
+        for name in ("max_body_bytes", "max_combatants", "max_streams_per_token", "page_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"FRAYLOG_{name.upper()} must be 1 or more")
+        if self.heartbeat_seconds <= 0:
+            raise ValueError("FRAYLOG_HEARTBEAT_SECONDS must be more than 0")
         if self.cache_size < 0:
             raise ValueError("FRAYLOG_CACHE_SIZE must be 0 (no cache) or more")
 

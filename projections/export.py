@@ -25,9 +25,12 @@ CSV_COLUMNS = [
 ]
 
 
-def records(events: Sequence[Any]) -> Iterator[dict[str, Any]]:
-    """Each event as a record, with `voided_by`: the correction that voids it, if any."""
-    voided = voided_by(events)
+def records(
+    events: Sequence[Any], voided: dict[int, int] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Each event as a record, with `voided_by`: the correction that voids it, if any
+    (from `voided` when the events are a page of a longer log, else from the events)."""
+    voided = voided_by(events) if voided is None else voided
     for event in events:
         rec = record_of(event)
         rec["voided_by"] = voided.get(event.originator_version)
@@ -40,17 +43,20 @@ def dice_faces(record: dict[str, Any]) -> dict[str, list[int]]:
     return {name: list(roll["faces"]) for name, roll in rolls.items()}
 
 
-def ndjson_lines(events: Sequence[Any]) -> Iterator[str]:
-    for rec in records(events):
+def ndjson_lines(events: Sequence[Any], voided: dict[int, int] | None = None) -> Iterator[str]:
+    for rec in records(events, voided):
         yield json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def csv_lines(events: Sequence[Any]) -> Iterator[str]:
+def csv_lines(
+    events: Sequence[Any], voided: dict[int, int] | None = None, header: bool = True
+) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
-    yield buffer.getvalue()
-    for rec in records(events):
+    if header:
+        writer.writerow(CSV_COLUMNS)
+        yield buffer.getvalue()
+    for rec in records(events, voided):
         buffer.seek(0)
         buffer.truncate()
         writer.writerow(csv_row(rec))

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from infra.app import Fraylog
 from infra.settings import Settings
+from tests.tokens import TokenJar
 
 PG_URL = os.environ.get("FRAYLOG_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PG_REQUIRED = os.environ.get("FRAYLOG_REQUIRE_POSTGRES", "") not in ("", "0")
@@ -67,7 +68,9 @@ def fraylog(settings: Settings) -> Iterator[Fraylog]:
 
 @pytest.fixture
 def client(fraylog: Fraylog) -> Iterator[TestClient]:
+    """The API with tokens on; the client sends the GM token of what it created."""
     with TestClient(create_app(fraylog=fraylog)) as c:
+        c.auth = TokenJar()
         yield c
 
 
@@ -75,4 +78,5 @@ def client(fraylog: Fraylog) -> Iterator[TestClient]:
 def sqlite_client(tmp_path) -> Iterator[TestClient]:
     """An API on SQLite only, for tests where storage does not matter."""
     with TestClient(create_app(Settings(sqlite_path=str(tmp_path / "f.db")))) as c:
+        c.auth = TokenJar()
         yield c

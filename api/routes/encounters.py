@@ -1,20 +1,38 @@
-"""Encounters: create, add combatants, run commands, read views, events and the log."""
+"""Encounters: create, add combatants, run commands, read views, events and the log, mint
+player tokens, follow the live feed."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Query
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, Body, Header, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
-from api.deps import FraylogDep
+from api.deps import (
+    Credentials,
+    FeedDep,
+    FraylogDep,
+    GmDep,
+    ReaderDep,
+    actor_of,
+    grant_for,
+    token_grant,
+)
 from api.problems import PROBLEM
 from api.schemas import MAX_POSITION
 from domain.commands import Command
+from domain.corrections import voided_by
 from domain.encounter import GM
+from domain.errors import NotFound
+from domain.events import Correction
+from infra.access import PLAYER_ROLE, Grant, request_hash
+from infra.app import Fraylog
 from projections.diff import diff_views
 from projections.export import csv_lines, ndjson_lines, record_of, records
 from projections.narrative import narrative
@@ -22,19 +40,35 @@ from projections.view import combatant_view_of, encounter_view
 
 router = APIRouter(prefix="/encounters", tags=["encounters"])
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": s.Problem, "content": {PROBLEM: {}}} for code in (400, 404, 409, 422)
+    code: {"model": s.Problem, "content": {PROBLEM: {}}}
+    for code in (400, 401, 403, 404, 409, 413, 422)
 }
+After = Annotated[
+    int,
+    Query(ge=0, le=MAX_POSITION, description="Only events after position N (a page's start)."),
+]
+Until = Annotated[
+    int | None, Query(ge=1, le=MAX_POSITION, description="Only events up to position N.")
+]
+
+
+def _created(fraylog: Fraylog, state: Any) -> dict[str, Any]:
+    """The view of a new encounter with its GM token, shown once."""
+    token = fraylog.access.mint(state.id, "gm") if fraylog.settings.auth else None
+    return {**encounter_view(state), "gm_token": token}
 
 
 @router.post(
     "",
     status_code=201,
-    response_model=s.EncounterPublic,
+    response_model=s.EncounterCreated,
     responses=ERRORS,
     response_model_by_alias=True,
 )
 async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict[str, Any]:
-    """Start an encounter; its first event records the rule system and dice source."""
+    """Start an encounter; its first event records the rule system, the dice source and the
+    options. The answer holds the GM's token: keep it, it is shown only once."""
+    actor = actor_of(fraylog, Grant("", GM), body.actor)
     recorded = await run_in_threadpool(
         fraylog.create_encounter,
         body.name,
@@ -42,17 +76,24 @@ async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict
         body.dice_source,
         body.seed,
         body.options,
-        body.actor or GM,
+        actor,
     )
-    return encounter_view(recorded.state)
+    return await run_in_threadpool(_created, fraylog, recorded.state)
 
 
 @router.get("", response_model=s.EncounterList, responses=ERRORS)
 async def list_encounters(
-    fraylog: FraylogDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+    fraylog: FraylogDep,
+    credentials: Credentials,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> dict[str, Any]:
-    """List encounters, oldest first."""
-    return {"encounters": await run_in_threadpool(fraylog.list_encounters, limit)}
+    """The encounters the token may read (its own), or with --no-auth all, oldest first."""
+    held = token_grant(fraylog, credentials)
+    if held is None:
+        return {"encounters": await run_in_threadpool(fraylog.list_encounters, limit)}
+    state = await run_in_threadpool(fraylog.state, UUID(held.encounter_id), 1)
+    summary = {k: getattr(state, k) for k in ("id", "name", "ruleset", "created_at")}
+    return {"encounters": [summary]}
 
 
 @router.get(
@@ -64,6 +105,7 @@ async def list_encounters(
 async def get_encounter(
     encounter_id: UUID,
     fraylog: FraylogDep,
+    grant: ReaderDep,
     version: Annotated[
         int | None, Query(ge=1, le=MAX_POSITION, description="The view after event N.")
     ] = None,
@@ -81,9 +123,9 @@ async def get_encounter(
     response_model_by_alias=True,
 )
 async def add_combatant(
-    encounter_id: UUID, body: s.CombatantCreate, fraylog: FraylogDep
+    encounter_id: UUID, body: s.CombatantCreate, fraylog: FraylogDep, grant: GmDep
 ) -> dict[str, Any]:
-    """Add a combatant with the stats its rule system needs."""
+    """Add a combatant with the stats its rule system needs (the GM)."""
     combatant, recorded = await run_in_threadpool(
         fraylog.add_combatant,
         encounter_id,
@@ -91,7 +133,7 @@ async def add_combatant(
         body.side,
         body.stats,
         body.expected_version,
-        body.actor or GM,
+        actor_of(fraylog, grant, body.actor),
     )
     return {
         "id": combatant,
@@ -107,14 +149,101 @@ async def add_combatant(
     response_model_by_alias=True,
 )
 async def run_command(
-    encounter_id: UUID, fraylog: FraylogDep, command: Annotated[Command, Body()]
-) -> dict[str, Any]:
-    """Run one command; returns the events it recorded and the new view."""
-    recorded = await run_in_threadpool(fraylog.execute, encounter_id, command)
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    grant: ReaderDep,
+    command: Annotated[Command, Body()],
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            min_length=1,
+            max_length=200,
+            description="Retry-safe: the same key with the same body returns the first "
+            "answer and records nothing new; with another body it is a 422.",
+        ),
+    ] = None,
+) -> Any:
+    """Run one command; returns the events it recorded and the new view. The GM may run any
+    command; a player acts only for his own combatants (403 otherwise)."""
+    actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
+    acting = grant if fraylog.settings.auth else None
+    if idempotency_key is None:
+        return await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+    digest = request_hash(command.model_dump(mode="json"))
+    state = await run_in_threadpool(fraylog.state, encounter_id)
+    first = await run_in_threadpool(
+        fraylog.access.reserve, encounter_id, idempotency_key, digest, state.version
+    )
+    if first is not None:
+        return JSONResponse(first, headers={"Idempotent-Replayed": "true"})
+    try:
+        answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+    except BaseException:
+        await run_in_threadpool(fraylog.access.release, encounter_id, idempotency_key)
+        raise
+    answer = s.CommandResult.model_validate(answer).model_dump(mode="json", by_alias=True)
+    await run_in_threadpool(fraylog.access.complete, encounter_id, idempotency_key, answer)
+    return answer
+
+
+def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None) -> dict:
+    recorded = fraylog.execute(encounter_id, command, grant)
     return {
         "events": [record_of(e) for e in recorded.events],
         "encounter": encounter_view(recorded.state),
     }
+
+
+@router.post(
+    "/{encounter_id}/tokens",
+    status_code=201,
+    response_model=s.TokenIssued,
+    responses=ERRORS,
+)
+async def mint_player_token(
+    encounter_id: UUID, body: s.TokenCreate, fraylog: FraylogDep, grant: GmDep
+) -> dict[str, Any]:
+    """A player's token, bound to his combatants (the GM). Shown only in this answer."""
+    state = await run_in_threadpool(fraylog.state, encounter_id)
+    for combatant in body.combatants:
+        state.combatant(combatant)  # unknown: 422
+    if len(set(body.combatants)) != len(body.combatants):
+        raise NotFound("COMBATANT", "a combatant is named twice", field="combatants")
+    label = body.label or ", ".join(state.combatants[c].name for c in body.combatants)
+    token = await run_in_threadpool(
+        fraylog.access.mint, encounter_id, PLAYER_ROLE, body.combatants, label
+    )
+    issued = fraylog.access.grant(token)
+    assert issued is not None
+    return {
+        "token": token,
+        "id": issued.token_hash[:16],
+        "role": PLAYER_ROLE,
+        "combatants": sorted(body.combatants),
+        "label": label,
+    }
+
+
+@router.get("/{encounter_id}/tokens", response_model=s.PlayerTokens, responses=ERRORS)
+async def list_player_tokens(
+    encounter_id: UUID, fraylog: FraylogDep, grant: GmDep
+) -> dict[str, Any]:
+    """The players' tokens of this encounter, without the tokens themselves (the GM)."""
+    return {"tokens": await run_in_threadpool(fraylog.access.players, encounter_id)}
+
+
+def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:
+    return voided_by(fraylog.corrections(encounter_id, until))
+
+
+def _export(fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str) -> Iterator[str]:
+    """An export streamed page by page from the store, never held whole in memory."""
+    voided = _voided(fraylog, encounter_id, until)
+    for n, page in enumerate(fraylog.event_pages(encounter_id, until=until)):
+        if fmt == "csv":
+            yield from csv_lines(page, voided, header=n == 0)
+        else:
+            yield from ndjson_lines(page, voided)
 
 
 @router.get(
@@ -125,27 +254,37 @@ async def run_command(
 async def get_events(
     encounter_id: UUID,
     fraylog: FraylogDep,
+    grant: ReaderDep,
     format: Annotated[Literal["json", "ndjson", "csv"], Query()] = "json",
-    until: Annotated[
-        int | None, Query(ge=1, le=MAX_POSITION, description="Only events up to N.")
+    until: Until = None,
+    after: After = 0,
+    limit: Annotated[
+        int | None,
+        Query(ge=1, le=10_000, description="JSON: events in this page (default: page size)."),
     ] = None,
 ) -> Any:
-    """The event log: JSON (default), NDJSON or CSV."""
-    events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
-    if format == "ndjson":
-        return StreamingResponse(ndjson_lines(events), media_type="application/x-ndjson")
-    if format == "csv":
-        return StreamingResponse(csv_lines(events), media_type="text/csv")
-    return {"events": list(records(events))}
+    """The event log: JSON pages (`after`, `limit`, `next_after`), or the whole log streamed
+    as NDJSON or CSV."""
+    await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
+    if format in ("ndjson", "csv"):
+        media = "application/x-ndjson" if format == "ndjson" else "text/csv"
+        return StreamingResponse(_export(fraylog, encounter_id, until, format), media_type=media)
+    size = min(limit or fraylog.settings.page_size, fraylog.settings.page_size)
+    page = await run_in_threadpool(
+        lambda: list(fraylog.events.get(encounter_id, gt=after, lte=until, limit=size + 1))
+    )
+    more = len(page) > size
+    page = page[:size]
+    voided = await run_in_threadpool(_voided, fraylog, encounter_id, until)
+    return {
+        "events": list(records(page, voided)),
+        "next_after": page[-1].originator_version if more else None,
+    }
 
 
 @router.get("/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS)
 async def get_log(
-    encounter_id: UUID,
-    fraylog: FraylogDep,
-    until: Annotated[
-        int | None, Query(ge=1, le=MAX_POSITION, description="Only events up to N.")
-    ] = None,
+    encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep, until: Until = None
 ) -> dict[str, Any]:
     """The narrative log: one readable line per event, voided ones marked."""
     events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
@@ -156,6 +295,7 @@ async def get_log(
 async def get_diff(
     encounter_id: UUID,
     fraylog: FraylogDep,
+    grant: ReaderDep,
     from_: Annotated[
         int, Query(alias="from", ge=1, le=MAX_POSITION, description="The earlier version.")
     ],
@@ -172,21 +312,85 @@ async def get_diff(
 @router.post(
     "/{encounter_id}/fork",
     status_code=201,
-    response_model=s.EncounterPublic,
+    response_model=s.EncounterCreated,
     responses=ERRORS,
     response_model_by_alias=True,
 )
 async def fork_encounter(
-    encounter_id: UUID, body: s.ForkCreate, fraylog: FraylogDep
+    encounter_id: UUID, body: s.ForkCreate, fraylog: FraylogDep, grant: GmDep
 ) -> dict[str, Any]:
-    """A new encounter whose history is this one's first `at` events."""
+    """A new encounter whose history is this one's first `at` events (the GM); the answer
+    holds the fork's own GM token."""
     recorded = await run_in_threadpool(
-        fraylog.fork, encounter_id, body.at, body.name, body.actor or GM
+        fraylog.fork, encounter_id, body.at, body.name, actor_of(fraylog, grant, body.actor)
     )
-    return encounter_view(recorded.state)
+    return await run_in_threadpool(_created, fraylog, recorded.state)
 
 
 @router.get("/{encounter_id}/verify", response_model=s.Verification, responses=ERRORS)
-async def verify(encounter_id: UUID, fraylog: FraylogDep) -> dict[str, Any]:
+async def verify(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> dict[str, Any]:
     """Recompute the hash chain and re-derive every seeded and revealed server face."""
     return await run_in_threadpool(fraylog.verify, encounter_id)
+
+
+@router.get(
+    "/{encounter_id}/stream",
+    responses={
+        **ERRORS,
+        429: {"model": s.Problem, "content": {PROBLEM: {}}},
+        200: {"content": {"text/event-stream": {}}},
+    },
+    response_class=EventSourceResponse,
+)
+async def stream(
+    encounter_id: UUID,
+    request: Request,
+    fraylog: FraylogDep,
+    feed: FeedDep,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_POSITION, description="Resume after position N.")
+    ] = None,
+    access_token: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description="The bearer token, for clients that cannot send headers "
+            "(a browser's EventSource).",
+        ),
+    ] = None,
+    last_event_id: Annotated[
+        str | None,
+        Header(max_length=20, description="Sent by EventSource on reconnecting: resume after it."),
+    ] = None,
+) -> EventSourceResponse:
+    """The live feed (server-sent events): one message per stored event, its position as
+    the SSE id and the event record as data, from position `after` (or `Last-Event-ID`) on;
+    a comment every few seconds keeps idle connections open."""
+    header = request.headers.get("authorization", "")
+    token = header[7:] if header.lower().startswith("bearer ") else access_token
+    grant = grant_for(fraylog, encounter_id, token)
+    await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
+    start = after if after is not None else _position(last_event_id)
+    holder = grant.token_hash
+    feed.open_stream(holder)
+
+    async def messages() -> AsyncIterator[dict[str, Any]]:
+        try:
+            # voided_by as of when each event is sent; later corrections come as events
+            corrections = await run_in_threadpool(fraylog.corrections, encounter_id)
+            async for page in feed.follow(encounter_id, start):
+                corrections += [e for e in page if isinstance(e, Correction)]
+                for rec in records(page, voided_by(corrections)):
+                    yield {"id": str(rec["position"]), "data": json.dumps(rec)}
+        finally:
+            feed.close_stream(holder)
+
+    return EventSourceResponse(messages(), ping=fraylog.settings.heartbeat_seconds)
+
+
+def _position(last_event_id: str | None) -> int:
+    if last_event_id is None:
+        return 0
+    if not last_event_id.isdigit() or int(last_event_id) > MAX_POSITION:
+        raise NotFound("STREAM", "Last-Event-ID must be an event position", field="Last-Event-ID")
+    return int(last_event_id)

@@ -164,7 +164,7 @@ def test_given_bad_options_when_creating_then_422_naming_the_option(
         "/encounters", json={"name": "x", "ruleset": ruleset, "options": options}
     )
     assert r.status_code == 422 and r.json()["rule"] == rule and r.json()["field"] == field
-    assert sqlite_client.get("/encounters").json()["encounters"] == []  # nothing recorded
+    assert sqlite_client.app.state.fraylog.list_encounters() == []  # nothing recorded
 
 
 def test_given_wits_options_when_creating_then_the_defaults_are_recorded_in_the_first_event(

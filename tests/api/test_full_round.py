@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fastapi.testclient import TestClient
 
+from api.main import create_app
 from tests.builders import add_combatant, command, new_encounter, novus_stats, target_stats
 
 
@@ -105,9 +108,18 @@ def test_given_an_encounter_when_exporting_then_ndjson_and_csv_carry_every_event
     assert [e["position"] for e in until] == [1, 2]
 
 
-def test_given_encounters_when_listing_then_each_appears_once(client: TestClient) -> None:
-    ids = {new_encounter(client), new_encounter(client)}
-    listed = [
-        e["id"] for e in client.get("/encounters", params={"limit": 1000}).json()["encounters"]
-    ]
-    assert ids <= set(listed) and len(listed) == len(set(listed))
+def test_given_encounters_when_listing_open_then_each_appears_once(fraylog) -> None:
+    fraylog.settings = dataclasses.replace(fraylog.settings, auth=False)  # --no-auth
+    with TestClient(create_app(fraylog=fraylog)) as client:
+        ids = {new_encounter(client), new_encounter(client)}
+        listed = client.get("/encounters", params={"limit": 1000}).json()["encounters"]
+    assert ids <= {e["id"] for e in listed} and len(listed) == len({e["id"] for e in listed})
+
+
+def test_given_a_token_when_listing_then_only_its_encounter_is_listed(client: TestClient) -> None:
+    new_encounter(client)
+    mine = new_encounter(client)  # the client sends the newest GM token
+    listed = client.get("/encounters").json()["encounters"]
+    assert [e["id"] for e in listed] == [mine]
+    r = client.get("/encounters", headers={"Authorization": "Bearer nope"})
+    assert r.status_code == 401 and r.json()["rule"] == "TOKEN"

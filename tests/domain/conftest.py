@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from infra.settings import Settings
 from tests import builders
+from tests.tokens import TokenJar
 
 
 @pytest.fixture(autouse=True, params=["domain", "http"])
@@ -18,6 +19,7 @@ def through(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
         yield "domain"
         return
     with TestClient(create_app(Settings(sqlite_path=str(tmp_path / "rules.db")))) as client:
+        client.auth = TokenJar()
         builders.MODE["client"] = client
         try:
             yield "http"

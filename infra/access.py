@@ -1,0 +1,256 @@
+"""Who may do what: bearer tokens bound to one encounter (a GM's, or a player's bound to his
+combatants), kept hashed beside the events; and Idempotency-Key records of commands.
+
+A token is shown once, when it is minted; the store keeps only its SHA-256. A player may
+read his encounter and act for his own combatants; everything else is the GM's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel
+
+from domain import commands as c
+from domain.errors import DomainError
+from domain.rulesystems.novus.rounds import queue
+from domain.state import EncounterState
+from infra.settings import Settings
+from infra.sidetables import SideTables
+
+TOKENS = "fraylog_tokens"
+KEYS = "fraylog_idempotency"
+GM_ROLE, PLAYER_ROLE = "gm", "player"
+
+
+class Forbidden(DomainError):
+    """A player asking for what only the GM, or another combatant's player, may do."""
+
+    status = 403
+    title = "Not allowed"
+
+
+class IdempotencyConflict(DomainError):
+    """The key is being used by a command still running, or was lost mid-way."""
+
+    status = 409
+    title = "Idempotency-Key in use"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What a token allows: its encounter, its role, the combatants of a player."""
+
+    encounter_id: str
+    role: str
+    combatants: frozenset[str] = field(default_factory=frozenset)
+    label: str = ""
+    token_hash: str = ""
+
+    @property
+    def actor(self) -> str:
+        """The `actor` of the events it records (never taken from a request body)."""
+        return GM_ROLE if self.role == GM_ROLE else f"player:{self.label}"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == GM_ROLE
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def request_hash(body: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+class AccessStore(SideTables):
+    """Tokens (by hash) and idempotency records, in the event store's database."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self._grants: dict[str, Grant] = {}
+        self.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.table(TOKENS)} (token_hash TEXT PRIMARY KEY, "
+            "encounter_id TEXT NOT NULL, role TEXT NOT NULL, combatants TEXT NOT NULL, "
+            "label TEXT NOT NULL, created_at TEXT NOT NULL)"
+        )
+        self.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.table(KEYS)} (encounter_id TEXT NOT NULL, "
+            "key TEXT NOT NULL, request_hash TEXT NOT NULL, at_version INTEGER NOT NULL, "
+            "response TEXT, created_at TEXT NOT NULL, PRIMARY KEY (encounter_id, key))"
+        )
+
+    # -- tokens -----------------------------------------------------------------
+    def mint(
+        self, encounter_id: UUID | str, role: str, combatants: list[str] = (), label: str = ""
+    ) -> str:
+        """A new token for an encounter; only its hash is kept."""
+        token = f"fl_{role}_{secrets.token_urlsafe(32)}"
+        self.execute(
+            f"INSERT INTO {self.table(TOKENS)} (token_hash, encounter_id, role, combatants, "
+            "label, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                token_hash(token),
+                str(encounter_id),
+                role,
+                json.dumps(sorted(combatants)),
+                label,
+                datetime.now(UTC).isoformat(),
+            ),
+        )
+        return token
+
+    def grant(self, token: str) -> Grant | None:
+        """What a token allows, or None for a token nobody minted."""
+        digest = token_hash(token)
+        if digest not in self._grants:
+            rows = self.execute(
+                f"SELECT encounter_id, role, combatants, label FROM {self.table(TOKENS)} "
+                "WHERE token_hash = ?",
+                (digest,),
+            )
+            if not rows:
+                return None
+            encounter_id, role, combatants, label = rows[0]
+            self._grants[digest] = Grant(
+                encounter_id, role, frozenset(json.loads(combatants)), label, digest
+            )
+        return self._grants[digest]
+
+    def players(self, encounter_id: UUID) -> list[dict[str, Any]]:
+        """The player tokens of an encounter, without the tokens."""
+        rows = self.execute(
+            f"SELECT token_hash, combatants, label, created_at FROM {self.table(TOKENS)} "
+            "WHERE encounter_id = ? AND role = ? ORDER BY created_at",
+            (str(encounter_id), PLAYER_ROLE),
+        )
+        return [
+            {"id": h[:16], "combatants": json.loads(cs), "label": label, "created_at": at}
+            for h, cs, label, at in rows
+        ]
+
+    # -- idempotency keys -------------------------------------------------------
+    def reserve(
+        self, encounter_id: UUID, key: str, digest: str, version: int
+    ) -> dict[str, Any] | None:
+        """Reserve `key` for a command; return the stored result of the first command that
+        used it, or None when this one is the first (it then runs, and `complete` or
+        `release` follows)."""
+        inserted = self.execute(
+            f"INSERT INTO {self.table(KEYS)} (encounter_id, key, request_hash, at_version, "
+            "response, created_at) VALUES (?, ?, ?, ?, NULL, ?) "
+            "ON CONFLICT (encounter_id, key) DO NOTHING RETURNING key",
+            (str(encounter_id), key, digest, version, datetime.now(UTC).isoformat()),
+        )
+        if inserted:
+            return None
+        rows = self.execute(
+            f"SELECT request_hash, response, at_version FROM {self.table(KEYS)} "
+            "WHERE encounter_id = ? AND key = ?",
+            (str(encounter_id), key),
+        )
+        if not rows:  # released in between: try again
+            return self.reserve(encounter_id, key, digest, version)
+        first_hash, response, at_version = rows[0]
+        if first_hash != digest:
+            raise DomainError(
+                "IDEMPOTENCY",
+                "this Idempotency-Key was used with a different command body; "
+                "use a new key for a new command",
+                field="Idempotency-Key",
+            )
+        if response is not None:
+            return json.loads(response)
+        if at_version == version:  # nothing was recorded since: a stale reservation
+            return None
+        raise IdempotencyConflict(
+            "IDEMPOTENCY",
+            "a command with this Idempotency-Key is still running, or stopped before it "
+            f"answered; see the events after version {at_version}",
+            field="Idempotency-Key",
+        )
+
+    def complete(self, encounter_id: UUID, key: str, response: dict[str, Any]) -> None:
+        self.execute(
+            f"UPDATE {self.table(KEYS)} SET response = ? WHERE encounter_id = ? AND key = ?",
+            (json.dumps(response), str(encounter_id), key),
+        )
+
+    def release(self, encounter_id: UUID, key: str) -> None:
+        """A refused command recorded nothing: its key may be used again."""
+        self.execute(
+            f"DELETE FROM {self.table(KEYS)} WHERE encounter_id = ? AND key = ? "
+            "AND response IS NULL",
+            (str(encounter_id), key),
+        )
+
+
+# -- what a player may do ---------------------------------------------------------------
+
+GM_ONLY = frozenset(
+    {
+        "void",
+        "undo",
+        "redo",
+        "adjust_hits",
+        "set_condition",
+        "clear_condition",
+        "set_modifier",
+        "clear_modifier",
+        "end_round",
+        "reveal_dice",
+        "end_encounter",
+        "knock_back",
+    }
+)
+GM_FIELDS = ("out_of_order", "hit", "degree", "dice_source")  # the GM's overrides
+
+
+def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> None:
+    """A GM may run any command; a player only for his own combatants, without the GM's
+    overrides, and with dice of his own only at a table that rolls them by hand."""
+    if grant.is_gm:
+        return
+    kind = command.type  # type: ignore[attr-defined]
+    if kind in GM_ONLY:
+        raise Forbidden("ROLE", f"only the GM may {kind.replace('_', ' ')}", field="type")
+    entered = ("ip", "tie_order") if isinstance(command, c.RollInitiative) else ()
+    for name in (*GM_FIELDS, *entered):
+        if getattr(command, name, None) not in (None, False):
+            raise Forbidden("ROLE", f"`{name}` is the GM's to set", field=name)
+    if command.dice and state.dice_source != "manual":  # type: ignore[attr-defined]
+        raise Forbidden(
+            "ROLE", "players enter dice only at a table that rolls by hand", field="dice"
+        )
+    who = _acting_for(command, state)
+    if who is None or who not in grant.combatants:
+        name = state.combatants[who].name if who in state.combatants else "that combatant"
+        raise Forbidden("ROLE", f"this token does not act for {name}", field="combatant")
+
+
+def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
+    """The combatant a command acts for."""
+    combatant = getattr(command, "combatant", None)
+    if combatant is not None:
+        return combatant
+    if isinstance(command, c.Resolve):  # the next action in the queue is his
+        pending = queue(state)
+        return pending[0].combatant if pending else None
+    if isinstance(command, c.SpendBoons):
+        return state.pending_boons.combatant if state.pending_boons else None
+    if isinstance(command, c.SpendSnags):
+        return state.pending_snags.combatant if state.pending_snags else None
+    if isinstance(command, c.RollAttack):
+        pending = next(
+            (a for a in state.actions if a.kind == "attack" and a.status == "pending"), None
+        )
+        return pending.combatant if pending else None
+    return None

@@ -1,0 +1,45 @@
+"""Tables fraylog keeps beside the event store, in the same database: SQLite through one
+shared connection, PostgreSQL through short connections (in the configured schema)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from typing import Any
+
+from infra.settings import Settings
+
+
+class SideTables:
+    """Run SQL on fraylog's own tables, written with `?` placeholders for both stores."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._sqlite: sqlite3.Connection | None = None
+        if not settings.database_url:
+            self._sqlite = sqlite3.connect(
+                settings.sqlite_path, timeout=10, check_same_thread=False, isolation_level=None
+            )
+
+    def table(self, name: str) -> str:
+        schema = self.settings.postgres_schema
+        return f'"{schema}".{name}' if self.settings.database_url and schema else name
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        if self._sqlite is not None:
+            with self._lock:
+                return self._sqlite.execute(sql, params).fetchall()
+        import psycopg
+
+        assert self.settings.database_url is not None
+        with psycopg.connect(
+            self.settings.database_url, autocommit=True, connect_timeout=5
+        ) as conn:
+            cur = conn.execute(sql.replace("?", "%s"), params)
+            return cur.fetchall() if cur.description else []
+
+    def close(self) -> None:
+        if self._sqlite is not None:
+            self._sqlite.close()
+            self._sqlite = None
