@@ -356,7 +356,7 @@ def _defence_declared(state: EncounterState, e: Any) -> None:
 def _attack_test_rolled(state: EncounterState, e: Any) -> None:
     action = state.action(e.action)
     action.status = "resolved"
-    action.params = {**action.params, "hit": e.hit}
+    action.params = {**action.params, "hit": e.hit, "rolled_at": e.originator_version}
     marks = state.combatants[e.combatant].marks
     marks.pop("aim", None)
     marks.pop("charging", None)
@@ -366,7 +366,7 @@ def _attack_test_rolled(state: EncounterState, e: Any) -> None:
 def _aimed(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     _use_actions(who, 1)
-    who.marks["aim"] = e.aim_after
+    who.marks["aim"] = who.marks.get("aim", 0) + e.aim_after - e.aim_before
     who.marks.pop("charging", None)
 
 
@@ -404,7 +404,8 @@ def _turn_ended(state: EncounterState, e: Any) -> None:
 
 @_on("KnockBackTested")
 def _knock_back_tested(state: EncounterState, e: Any) -> None:
-    return None  # the fall and the lost aim are their own events
+    action = state.action(e.attack)  # the fall and the lost aim are their own events
+    action.params = {**action.params, "knocked_back": True}
 
 
 @_on("RollVoided")

@@ -343,15 +343,24 @@ def _(e: Any, s: EncounterState) -> str:
 # -- the Wits system ------------------------------------------------------------------
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
 def _wits_place(e: Any, s: EncounterState) -> str:
     who = _name(s, e.combatant)
+    rank = e.modifiers.get("rank among equals")
     if e.entered:
-        return f"{who} acts at Wits {e.ip}, ranked {e.raw} among equals by the GM."
-    if not e.rolls:
-        return f"{who} takes his place in the order: Wits {e.ip}."
-    (roll,) = e.rolls.values()
-    faces = "→".join(str(f) for f in roll["faces"])
-    return f"{who} takes his place in the order: Wits {e.ip}, roll-off {faces}."
+        return f"{who} acts at Wits {e.ip}, {_ordinal(rank)} among equals by the GM's ruling."
+    if e.rolls:
+        (roll,) = e.rolls.values()
+        faces = "→".join(str(f) for f in roll["faces"])
+        return (
+            f"{who} takes his place in the order: Wits {e.ip}, roll-off {faces} "
+            f"({_ordinal(rank)} among equals)."
+        )
+    after = " after those already there" if e.raw is not None else ""
+    return f"{who} takes his place in the order: Wits {e.ip}{after}."
 
 
 def _skill_text(skill: dict[str, Any]) -> str:

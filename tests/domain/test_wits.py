@@ -358,9 +358,43 @@ def test_given_two_combatants_with_wits_14_when_placed_then_the_higher_roll_off_
     t.add("C", fighter(wits=16))
     events = t.run(c.RollInitiative(), **{"tie:A": [4, 2], "tie:B": [4, 5]})
     placed = {e.combatant: e for e in of_type(events, "InitiativeRolled")}
-    assert placed[t.ids["B"]].raw == 5 and placed[t.ids["A"]].raw == 2
+    assert placed[t.ids["B"]].rolls["tie:B"]["faces"] == [4, 5]
+    assert placed[t.ids["B"]].modifiers == {"rank among equals": 1}
+    assert placed[t.ids["A"]].modifiers == {"rank among equals": 2}
     assert placed[t.ids["C"]].rolls == {}
     assert t.view["order"] == [t.ids["C"], t.ids["B"], t.ids["A"]]
+
+
+def test_given_three_tied_when_two_tie_again_then_only_they_reroll_and_stay_ahead():
+    """Default WIT-AMB-15: A and B beat C 5 to 3, then settle between themselves."""
+    t = Table("wits")
+    for name in ("A", "B", "C"):
+        t.add(name, fighter(wits=9))
+    t.run(c.RollInitiative(), **{"tie:A": [5, 3, 2], "tie:B": [5, 3, 1], "tie:C": [3]})
+    assert t.view["order"] == [t.ids["A"], t.ids["B"], t.ids["C"]]
+
+
+def test_given_seven_tied_when_placed_then_the_roll_off_ends():
+    """Default WIT-AMB-15 with more combatants than a d6 has faces."""
+    t = Table("wits")
+    names = [f"G{i}" for i in range(7)]
+    for name in names:
+        t.add(name, fighter(wits=9))
+    faces = {f"tie:{n}": [6 - i if i < 6 else 1] for i, n in enumerate(names)}
+    faces["tie:G5"] = [1, 2]
+    faces["tie:G6"] = [1, 1, 4]
+    faces["tie:G5"] = [1, 1, 3]
+    t.run(c.RollInitiative(), **faces)
+    assert t.view["order"] == [t.ids[n] for n in names[:5]] + [t.ids["G6"], t.ids["G5"]]
+
+
+def test_given_a_late_joiner_at_a_wits_already_held_then_he_acts_after_them():
+    """fraylog's default beside WIT-ORD-2: those placed first keep their places."""
+    t = table()
+    t.add("C", fighter(wits=12))
+    events = t.run(c.RollInitiative())
+    assert events[0].rolls == {}
+    assert t.view["order"] == [t.ids["A"], t.ids["C"], t.ids["B"]]
 
 
 def test_given_two_combatants_with_wits_14_when_the_gm_orders_them_then_his_order_holds():
@@ -710,3 +744,82 @@ def test_given_an_attack_when_it_names_no_target_of_his_or_a_weapon_he_lacks_the
     (announced,) = of_type(events, "AttackAnnounced")
     assert announced.target == t.ids["B"] and announced.action["weapon"] == "fist"
     assert t.view["pending_attack"]["id"] == announced.action["id"]
+
+
+def test_given_aiming_when_a_charge_closes_then_the_move_loses_the_aim():
+    """WIT-AIM-2, WIT-AIM-5, WIT-CHG-5: the charge's move is an action of its own."""
+    t = table()
+    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(c.EndTurn(combatant=t.ids["A"]))
+    t.run(c.EndTurn(combatant=t.ids["B"]))
+    t.run(c.EndRound())
+    events = attack(t, "A", "B", charge=True, distance_m=6, dice={"attack": [20]})
+    assert of_type(events, "AimLost")[0].aim == 1
+    assert of_type(events, "AttackTestRolled")[0].skill["parts"] == {"charge": -2}
+
+
+def test_given_a_situational_modifier_named_like_a_computed_one_then_refused_when_announced():
+    """WIT-TEST-2: computed modifiers keep their names; nothing waits on a roll it can't make."""
+    t = table()
+    refused(
+        "MODIFIERS",
+        attack,
+        t,
+        "A",
+        "B",
+        charge=True,
+        distance_m=6,
+        modifiers={"charge": 1},
+        roll=False,
+    )
+    assert t.view["step"] == "turns"
+    t.run(c.SetModifier(combatant=t.ids["A"], name="charge", applies_to="ab", value=1))
+    (rolled,) = of_type(attack(t, "A", "B", dice={"attack": [20]}), "AttackTestRolled")
+    assert rolled.skill["parts"] == {"charge (GM)": 1}
+
+
+def test_given_a_knock_back_when_its_hit_is_voided_then_the_fall_and_the_lost_aim_go_too():
+    """WIT-CHG-4 on the record: the knock-back follows from the roll that hit."""
+    t = table(b=fighter(wits=10, strength=10))
+    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(c.EndTurn(combatant=t.ids["A"]))
+    t.run(c.Aim(combatant=t.ids["B"]))
+    t.run(c.EndRound())
+    events = attack(t, "A", "B", dice={"attack": [2], "damage": [1, 1]})
+    rolled = of_type(events, "AttackTestRolled")[0]
+    events = t.run(c.KnockBack(combatant=t.ids["B"], attack=rolled.action), strength=[15])
+    assert t.who("B")["aim"] == 0 and "prone" in t.who("B")["conditions"]
+    refused("WIT-CHG-4", t.run, c.KnockBack(combatant=t.ids["B"], attack=rolled.action))
+    t.run(c.Void(target=rolled.originator_version, reason="disputed"))
+    assert t.who("B")["aim"] == 1 and "prone" not in t.who("B")["conditions"]
+
+
+def test_given_aim_lost_then_aiming_again_when_the_loss_is_voided_then_the_aims_add_up():
+    """WIT-AIM-3 after a correction: 2 aims, a knock-back, 1 aim; void it: +3."""
+    t = table(a=fighter(strength=10))
+    t.run(c.EndTurn(combatant=t.ids["A"]))
+    events = attack(t, "B", "A", dice={"attack": [2], "damage": [1, 1]})
+    hit = of_type(events, "AttackTestRolled")[0]
+    t.run(c.Aim(combatant=t.ids["A"], out_of_order=True))
+    t.run(c.Aim(combatant=t.ids["A"], out_of_order=True))
+    test = of_type(
+        t.run(c.KnockBack(combatant=t.ids["A"], attack=hit.action), strength=[1]),
+        "KnockBackTested",
+    )[0]
+    t.run(c.EndTurn(combatant=t.ids["B"]))
+    t.run(c.EndRound())
+    t.run(c.Aim(combatant=t.ids["A"]))
+    assert t.who("A")["aim"] == 1
+    t.run(c.Void(target=test.originator_version, reason="he was not knocked back"))
+    assert t.who("A")["aim"] == 3
+
+
+def test_given_down_when_the_gm_rules_he_fights_on_then_he_acts_again():
+    """Default WIT-AMB-11: the GM rules the state of a combatant down at 0."""
+    t = table(b=fighter(wits=10, health=5))
+    attack(t, "A", "B", dice={"attack": [2], "damage": [4, 1]})
+    assert t.who("B")["down"]
+    t.run(c.SetCondition(combatant=t.ids["B"], condition="fighting_on"))
+    assert not t.who("B")["down"]
+    t.run(c.EndTurn(combatant=t.ids["A"]))
+    assert t.view["acting"] == t.ids["B"]

@@ -11,7 +11,6 @@ from domain.rulesystems.wits import turns
 from domain.rulesystems.wits.attacks import CHARGE_FROM_M, metres, skill_of
 from domain.rulesystems.wits.dice import test_roll
 
-MAX_AIM = 5  # WIT-AIM-3: up to 5 consecutive actions, +5
 KNOCK_BACK_AFTER_CHARGE = -5  # WIT-CHG-4
 
 
@@ -20,11 +19,11 @@ def aim(ctx: Context, cmd: c.Aim) -> None:
     who = ctx.state.combatant(cmd.combatant)
     turns.check_turn(ctx.state, who, cmd.out_of_order)
     turns.check_actions(who, 1, "aiming")
-    bonus = who.marks.get("aim", 0)
-    if bonus >= MAX_AIM:
+    bonus = turns.aim_of(who)
+    if bonus >= turns.MAX_AIM:
         raise RuleViolation(
             "WIT-AIM-3",
-            f"{who.name} has aimed {MAX_AIM} actions: +{MAX_AIM} is the most",
+            f"{who.name} has aimed {turns.MAX_AIM} actions: +{turns.MAX_AIM} is the most",
             field="combatant",
         )
     ctx.emit(ev.Aimed, combatant=who.id, aim_before=bonus, aim_after=bonus + 1)
@@ -60,8 +59,14 @@ def move(ctx: Context, cmd: c.Move) -> None:
         cost = 1
     turns.check_actions(who, cost, f"moving {distance:g} m")
     charge_from = None
+    if cmd.charge_at is None and cmd.charge_from_m is not None:
+        raise RuleViolation(
+            "WIT-CHG-1", "charge_from_m goes with charge_at, the target", field="charge_at"
+        )
     if cmd.charge_at is not None:
         target = state.combatant(cmd.charge_at)
+        if target.id == who.id:
+            raise RuleViolation("WIT-CHG-1", "a Charge is at someone else", field="charge_at")
         under_way = who.marks.get("charging")
         if under_way and under_way["target"] == target.id:
             charge_from = under_way["from_m"]
@@ -125,18 +130,25 @@ def knock_back(ctx: Context, cmd: c.KnockBack) -> None:
         raise RuleViolation(
             "WIT-CHG-4", f"{action.id} is not a hit on {who.name} this round", field="attack"
         )
+    if action.params.get("knocked_back"):
+        raise RuleViolation(
+            "WIT-CHG-4",
+            f"{who.name} has tested Strength against {action.id} already (void it to redo)",
+            field="attack",
+        )
     strength = turns.stats_of(who).strength
     if strength is None:
         raise RuleViolation(
             "WIT-CHG-4", f"{who.name} needs a Strength (stats.strength) to test", field="combatant"
         )
     parts = {"charge": KNOCK_BACK_AFTER_CHARGE} if action.params["charge"] else {}
+    parts |= {f"{e.name} (GM)": e.value for e in who.effects_for("act", state.round)}
     skill = skill_of(strength, "strength", with_situational(parts, cmd.modifiers))
     roll = test_roll(ctx.dice, "strength", turns.options_of(state).test_die)
     stays_up = roll.total <= skill["effective"]  # WIT-TEST-1
     position = ctx.emit(
         ev.KnockBackTested,
-        cause=action.origin,
+        cause=action.params["rolled_at"],  # voiding the hit voids the knock-back
         combatant=who.id,
         attack=action.id,
         rolls={"strength": roll.to_dict()},

@@ -42,7 +42,9 @@ def metres(distance_m: float | None, distance_ft: float | None) -> float | None:
     return distance_ft / 3 if distance_ft is not None else distance_m
 
 
-def weapon_of(stats: WitsStats, name: str | None, who: CombatantState) -> Weapon:
+def weapon_of(
+    stats: WitsStats, name: str | None, who: CombatantState, field: str = "weapon"
+) -> Weapon:
     for w in stats.weapons:
         if w.name == name:
             return w
@@ -50,12 +52,14 @@ def weapon_of(stats: WitsStats, name: str | None, who: CombatantState) -> Weapon
         "WIT-ATK-3",
         f"{who.name} has no weapon {name!r}; his weapons: "
         f"{', '.join(w.name for w in stats.weapons) or 'none'}",
-        field="weapon",
+        field=field,
     )
 
 
 def _effects(state: EncounterState, who: CombatantState, *targets: str) -> dict[str, int]:
-    return {e.name: e.value for t in targets for e in who.effects_for(t, state.round)}
+    """The GM's named modifiers in force (set_modifier), marked so none replaces a
+    computed one of the same name."""
+    return {f"{e.name} (GM)": e.value for t in targets for e in who.effects_for(t, state.round)}
 
 
 def skill_of(base: int, base_from: str, parts: dict[str, int]) -> dict[str, Any]:
@@ -98,7 +102,7 @@ def announce(ctx: Context, cmd: c.Attack) -> None:
         who, 1 + (ground > 0), "a Charge that still has to close" if ground else "an attack"
     )
     if ground > 0:  # WIT-CHG-5, WIT-MOV-1: the ground is covered with one action
-        ctx.emit(
+        moved = ctx.emit(
             ev.Moved,
             combatant=who.id,
             metres=ground,
@@ -106,6 +110,9 @@ def announce(ctx: Context, cmd: c.Attack) -> None:
             charge_at=target.id,
             charge_from_m=charge_from,
         )
+        turns.lose_aim(ctx, who, "he moved (WIT-AIM-5)", moved)
+        who = ctx.state.combatants[who.id]
+    state = ctx.state
     position = state.version + 1
     action = ActionState(
         id=f"{position}.attack",
@@ -128,6 +135,7 @@ def announce(ctx: Context, cmd: c.Attack) -> None:
         },
         origin=position,
     )
+    attack_skill(state, who, action)  # its modifiers are checked now, not at the roll
     ctx.emit(
         ev.AttackAnnounced,
         combatant=who.id,
@@ -290,7 +298,7 @@ def defence_skill(
     parts: dict[str, int] = {}
     if spec.kind == "parry":
         weapon = (
-            weapon_of(stats, spec.weapon, who)
+            weapon_of(stats, spec.weapon, who, "defence.weapon")
             if spec.weapon is not None
             else next((w for w in stats.weapons if not w.ranged), None)
         )
@@ -335,7 +343,7 @@ def attack_skill(state: EncounterState, who: CombatantState, action: ActionState
     stats = turns.stats_of(who)
     weapon = weapon_of(stats, action.weapon, who)
     parts: dict[str, int] = {}
-    aim = who.marks.get("aim", 0)
+    aim = turns.aim_of(who)
     if aim:
         parts["aiming"] = aim  # WIT-AIM-1, WIT-AIM-3
     if action.params["charge"]:

@@ -46,7 +46,7 @@ class WitsRules(RuleSystem):
     stats_model = WitsStats
     options_model = WitsOptions
     conditions: ClassVar[frozenset[str]] = frozenset(
-        {"stunned", "knocked_back", "prone", "unconscious", "dead"}
+        {"stunned", "knocked_back", "prone", "unconscious", "dead", "fighting_on"}
     )
 
     def hits_of(self, model: WitsStats) -> tuple[dict[str, Any], int, int]:

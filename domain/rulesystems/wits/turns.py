@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from domain import commands as c
 from domain import events as ev
 from domain.dice import Die, Roll, attempt_of, source_name
@@ -36,8 +34,9 @@ def actions_left(who: CombatantState) -> int:
 
 def is_down(state: EncounterState, who: CombatantState) -> bool:
     """Default WIT-AMB-11: at or below `down_at` (0) Current Health he is down until the GM
-    rules his state; the GM may also set him unconscious or dead."""
-    return who.hits <= options_of(state).down_at or who.has("unconscious") or who.has("dead")
+    rules his state: unconscious, dead, or fighting on (conditions he sets)."""
+    below = who.hits <= options_of(state).down_at and not who.has("fighting_on")
+    return below or who.has("unconscious") or who.has("dead")
 
 
 def _rank(who: CombatantState) -> tuple[int, int, int]:
@@ -120,6 +119,14 @@ def check_actions(who: CombatantState, needed: int, what: str) -> None:
         )
 
 
+MAX_AIM = 5  # WIT-AIM-3: up to 5 consecutive actions, +5
+
+
+def aim_of(who: CombatantState) -> int:
+    """The aiming bonus his next attack gets (WIT-AIM-1, at most +5 by WIT-AIM-3)."""
+    return min(who.marks.get("aim", 0), MAX_AIM)
+
+
 def lose_aim(ctx: Context, who: CombatantState, reason: str, cause: int) -> None:
     """WIT-AIM-2, WIT-AIM-5: anything but the attack (or a stun, a knock-back) loses the
     accumulated aiming bonus."""
@@ -131,17 +138,25 @@ def lose_aim(ctx: Context, who: CombatantState, reason: str, cause: int) -> None
 # -- the acting order -------------------------------------------------------------------
 
 
-def _roll_off(ctx: Context, tied: list[CombatantState], fixed: dict[str, int]) -> dict[str, Roll]:
-    """Default WIT-AMB-15: each rolls 1d6, higher first; those still tied roll again."""
+def _roll_off(ctx: Context, tied: list[CombatantState]) -> tuple[list[str], dict[str, Roll]]:
+    """Default WIT-AMB-15: each rolls 1d6, higher first; those who tie with each other roll
+    again among themselves, as often as it takes. Returns the ids in order and the rolls."""
     faces: dict[str, list[int]] = {w.id: [] for w in tied}
-    rolling = tied
-    while rolling:
-        for w in rolling:
+
+    def settle(group: list[CombatantState]) -> list[str]:
+        for w in group:
             faces[w.id].append(ctx.dice.face(f"tie:{w.name}", TIE_DIE))
-        now = {**fixed, **{w.id: faces[w.id][-1] for w in tied}}
-        counts = Counter(now.values())
-        rolling = [w for w in tied if counts[now[w.id]] > 1]
-    return {
+        by_face: dict[int, list[CombatantState]] = {}
+        for w in group:
+            by_face.setdefault(faces[w.id][-1], []).append(w)
+        ordered: list[str] = []
+        for face in sorted(by_face, reverse=True):
+            same = by_face[face]
+            ordered += [same[0].id] if len(same) == 1 else settle(same)
+        return ordered
+
+    order = settle(tied)
+    rolls = {
         w.id: Roll(
             name=f"tie:{w.name}",
             expression="1d6 roll-off, ties reroll",
@@ -151,11 +166,14 @@ def _roll_off(ctx: Context, tied: list[CombatantState], fixed: dict[str, int]) -
         )
         for w in tied
     }
+    return order, rolls
 
 
 def place(ctx: Context, cmd: c.RollInitiative) -> None:
     """`roll_initiative` in the Wits system: each combatant's place is his Wits
-    (WIT-ORD-1); ties are rolled off or ordered by the GM (WIT-ORD-2)."""
+    (WIT-ORD-1); ties are rolled off or ordered by the GM (WIT-ORD-2). Combatants placed
+    together roll off; one placed later at a Wits others already hold acts after them
+    (fraylog's default; the GM may reorder with `tie_order`)."""
     state = ctx.state
     if cmd.ip is not None or cmd.modifiers:
         raise RuleViolation(
@@ -164,6 +182,10 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
             field="ip" if cmd.ip is not None else "modifiers",
         )
     if cmd.tie_order is not None:
+        if cmd.combatant is not None:
+            raise RuleViolation(
+                "WIT-ORD-2", "tie_order names its combatants itself", field="combatant"
+            )
         _order_ties(ctx, cmd.tie_order)
         return
     due = unplaced(state)
@@ -175,26 +197,20 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
         due = [who]
     elif not due:
         raise RuleViolation("WIT-ORD-1", "every combatant already has his place in the order")
-    due_ids = {w.id for w in due}
-    placed = [c for c in state.combatants.values() if c.ip is not None or c.id in due_ids]
-    rolls: dict[str, Roll] = {}
-    for wits in {stats_of(w).wits for w in due}:
-        group = [w for w in placed if (w.ip if w.ip is not None else stats_of(w).wits) == wits]
-        if len(group) < 2:
-            continue
-        fixed = {w.id: w.ip_raw for w in group if w.ip_raw is not None}
-        rolls |= _roll_off(ctx, [w for w in group if w.ip_raw is None], fixed)
-    for w in placed:
-        if w.id in due_ids or w.id in rolls:
-            wits = stats_of(w).wits
-            roll = rolls.get(w.id)
+    for wits in sorted({stats_of(w).wits for w in due}, reverse=True):
+        newcomers = [w for w in due if stats_of(w).wits == wits]
+        there = [w.ip_raw or 0 for w in state.combatants.values() if w.ip == wits]
+        order, rolls = _roll_off(ctx, newcomers) if len(newcomers) > 1 else ([newcomers[0].id], {})
+        below = min(there) - 1 if there else len(order)  # after those placed before
+        for rank, combatant in enumerate(order):
+            roll = rolls.get(combatant)
             ctx.emit(
                 ev.InitiativeRolled,
-                combatant=w.id,
+                combatant=combatant,
                 ip=wits,
-                raw=roll.total if roll else None,
+                raw=below - rank if there or roll else None,
                 rolls={roll.name: roll.to_dict()} if roll else {},
-                modifiers={},
+                modifiers={"rank among equals": rank + 1} if roll else {},
                 entered=False,
             )
 
@@ -229,7 +245,7 @@ def _order_ties(ctx: Context, ids: list[str]) -> None:
             ip=value,
             raw=len(group) - i,
             rolls={},
-            modifiers={},
+            modifiers={"rank among equals": i + 1},
             entered=True,
         )
 

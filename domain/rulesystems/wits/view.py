@@ -23,7 +23,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "tie_roll": who.ip_raw,
         "actions_used": turns.actions_used(who),
         "actions_left": turns.actions_left(who),
-        "aim": who.marks.get("aim", 0),
+        "aim": turns.aim_of(who),
         "charging": who.marks.get("charging"),
         "defence": marks.get("defence"),
         "blows_defended": marks.get("blows", 0),
