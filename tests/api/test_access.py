@@ -1,0 +1,203 @@
+"""Roles and access: every route × {no token, another encounter's GM, the player of another
+combatant, the player, the GM}, on SQLite and PostgreSQL; actors come from tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.builders import add_combatant, new_encounter, novus_stats, target_stats
+
+WHO = ("none", "other_gm", "other_player", "player", "gm")
+
+
+@dataclass
+class Table:
+    eid: str
+    a: str  # the player's combatant
+    t: str  # the other player's combatant
+    tokens: dict[str, str | None]
+
+
+def _player(client: TestClient, eid: str, combatants: list[str], label: str) -> str:
+    r = client.post(f"/encounters/{eid}/tokens", json={"combatants": combatants, "label": label})
+    assert r.status_code == 201, r.text
+    assert r.json()["token"].startswith("fl_player_") and r.json()["label"] == label
+    return r.json()["token"]
+
+
+@pytest.fixture
+def table(client: TestClient) -> Table:
+    other = new_encounter(client)
+    other_gm = client.auth.tokens[other]
+    eid = new_encounter(client)
+    a = add_combatant(client, eid, "A", novus_stats())
+    t = add_combatant(client, eid, "T", target_stats())
+    tokens = {
+        "none": None,
+        "other_gm": other_gm,
+        "other_player": _player(client, eid, [t], "Tess"),
+        "player": _player(client, eid, [a], "Anna"),
+        "gm": client.auth.tokens[eid],
+    }
+    return Table(eid, a, t, tokens)
+
+
+def call(client: TestClient, who: str, tokens: dict, method: str, url: str, **kw: Any):
+    """A request with exactly `who`'s token (none at all for "none"), not the key ring's."""
+    headers = {"Authorization": f"Bearer {tokens[who]}"} if tokens[who] else {}
+    return client.request(method, url, headers=headers, auth=None, **kw)
+
+
+# expected status per caller: none, other encounter's GM, other player, player, GM
+ROUTES: list[tuple[str, str, Any, tuple[int, ...]]] = [
+    ("GET", "/encounters/{eid}", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}?version=2", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/events", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/events?format=csv", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/log", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/diff?from=1", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/verify", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/stream", None, (404, 404, None, None, None)),
+    ("GET", "/encounters/{eid}/tokens", None, (404, 404, 403, 403, 200)),
+    ("POST", "/encounters/{eid}/tokens", {"combatants": ["{a}"]}, (404, 404, 403, 403, 201)),
+    (
+        "POST",
+        "/encounters/{eid}/combatants",
+        {"name": "X{n}", "stats": novus_stats()},
+        (404, 404, 403, 403, 201),
+    ),
+    (
+        "POST",
+        "/encounters/{eid}/commands",
+        {"type": "save", "combatant": "{a}", "stat": "con", "dice": {"save": [5, 5]}},
+        (404, 404, 403, 200, 200),
+    ),
+    (
+        "POST",
+        "/encounters/{eid}/commands",
+        {"type": "adjust_hits", "combatant": "{a}", "amount": -1},
+        (404, 404, 403, 403, 200),
+    ),
+    (
+        "POST",
+        "/encounters/{eid}/commands",
+        {"type": "set_condition", "combatant": "{a}", "condition": "prone"},
+        (404, 404, 403, 403, 200),
+    ),
+    ("POST", "/encounters/{eid}/commands", {"type": "undo"}, (404, 404, 403, 403, None)),
+    ("POST", "/encounters/{eid}/fork", {"at": 3, "name": "f{n}"}, (404, 404, 403, 403, 201)),
+]
+
+
+def _fill(value: Any, table: Table, n: int) -> Any:
+    if isinstance(value, str):
+        return value.format(eid=table.eid, a=table.a, t=table.t, n=n)
+    if isinstance(value, dict):
+        return {k: _fill(v, table, n) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, table, n) for v in value]
+    return value
+
+
+@pytest.mark.parametrize(("method", "url", "body", "expected"), ROUTES)
+def test_given_each_caller_when_calling_a_route_then_the_matrix_status(
+    client: TestClient, table: Table, method: str, url: str, body: Any, expected: tuple
+) -> None:
+    for n, (who, status) in enumerate(zip(WHO, expected, strict=True)):
+        if status is None:
+            continue  # a 2xx stream or a command whose outcome depends on history
+        kw = {"json": _fill(body, table, n)} if body is not None else {}
+        r = call(client, who, table.tokens, method, _fill(url, table, n), **kw)
+        assert r.status_code == status, (who, r.text)
+        if status >= 400:
+            assert r.headers["content-type"] == "application/problem+json"
+        if status == 404:  # indistinguishable from an encounter that does not exist
+            assert r.json()["detail"] == f"no encounter {table.eid}"
+
+
+def test_given_a_players_token_when_he_acts_then_the_event_actor_is_his_token(
+    client: TestClient, table: Table
+) -> None:
+    body = {"type": "roll_initiative", "combatant": table.a, "dice": {"initiative": [4, 6]}}
+    r = call(client, "player", table.tokens, "POST", f"/encounters/{table.eid}/commands", json=body)
+    assert r.status_code == 200, r.text
+    assert {e["actor"] for e in r.json()["events"]} == {"player:Anna"}
+    spoofed = {**body, "actor": "gm"}
+    r = call(
+        client, "player", table.tokens, "POST", f"/encounters/{table.eid}/commands", json=spoofed
+    )
+    assert r.status_code == 422 and r.json()["field"] == "actor"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"type": "roll_initiative", "combatant": "{a}", "ip": 30}, "ip"),
+        ({"type": "roll_initiative", "combatant": "{a}", "dice_source": "manual"}, "dice_source"),
+        ({"type": "roll_initiative", "combatant": "{t}"}, "combatant"),
+        ({"type": "roll_initiative"}, "combatant"),
+    ],
+)
+def test_given_a_player_when_he_uses_a_gm_override_or_anothers_combatant_then_403(
+    client: TestClient, table: Table, body: dict, field: str
+) -> None:
+    r = call(
+        client,
+        "player",
+        table.tokens,
+        "POST",
+        f"/encounters/{table.eid}/commands",
+        json=_fill(body, table, 0),
+    )
+    assert r.status_code == 403 and r.json()["rule"] == "ROLE" and r.json()["field"] == field
+    assert client.get(f"/encounters/{table.eid}").json()["version"] == 3  # nothing recorded
+
+
+def test_given_server_dice_when_a_player_types_his_own_faces_then_403(
+    client: TestClient,
+) -> None:
+    eid = new_encounter(client, "server")
+    a = add_combatant(client, eid, "A", novus_stats())
+    token = _player(client, eid, [a], "Anna")
+    r = client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "roll_initiative", "combatant": a, "dice": {"initiative": [10, 9]}},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert r.status_code == 403 and r.json()["field"] == "dice"
+
+
+def test_given_a_player_token_when_listing_then_only_his_encounter(
+    client: TestClient, table: Table
+) -> None:
+    r = call(client, "player", table.tokens, "GET", "/encounters")
+    assert [e["id"] for e in r.json()["encounters"]] == [table.eid]
+    listed = call(client, "gm", table.tokens, "GET", f"/encounters/{table.eid}/tokens").json()
+    assert sorted(t["label"] for t in listed["tokens"]) == ["Anna", "Tess"]
+    assert all("token" not in t for t in listed["tokens"])  # never shown again
+
+
+def test_given_tokens_when_stored_then_only_their_hashes_are_kept(
+    client: TestClient, table: Table
+) -> None:
+    access = client.app.state.fraylog.access
+    rows = access.execute(f"SELECT token_hash FROM {access.table('fraylog_tokens')}")
+    kept = {r[0] for r in rows}
+    for token in filter(None, table.tokens.values()):
+        assert token not in kept and access.grant(token) is not None
+
+
+def test_given_a_new_encounter_then_its_gm_token_is_shown_once(client: TestClient) -> None:
+    r = client.post("/encounters", json={"name": "x", "ruleset": "novus"})
+    token = r.json()["gm_token"]
+    assert token.startswith("fl_gm_")
+    view = client.get(f"/encounters/{r.json()['id']}").json()
+    assert (
+        "gm_token" not in view
+        and token
+        not in client.get(f"/encounters/{r.json()['id']}/events", params={"format": "csv"}).text
+    )
