@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from api import problems
+from api.limits import BodyLimit
 from api.routes import encounters, rulesets
 from infra.app import Fraylog
 from infra.feed import Feed
@@ -44,7 +45,6 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         "Errors are application/problem+json (RFC 9457). Encounter routes need the bearer "
         "token of that encounter (a 404 otherwise). See docs/api.md.",
         lifespan=lifespan,
-        max_body_size=fraylog.settings.max_body_bytes,
     )
     app.state.fraylog = fraylog
     app.state.feed = feed
@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
             expose_headers=["Idempotent-Replayed"],
         )
+    app.add_middleware(BodyLimit, max_bytes=fraylog.settings.max_body_bytes)
     problems.install(app)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)
