@@ -91,3 +91,26 @@ def actor_of(fraylog: Fraylog, grant: Grant, body_actor: str | None) -> str:
             "ACTOR", "the actor comes from the bearer token, not from the body", field="actor"
         )
     return grant.actor
+
+
+async def known_query(request: Request) -> None:
+    """Refuse query parameters the route does not take (a typo like `untill` is not
+    silently ignored)."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    known: set[str] = set()
+    pending = [dependant]
+    while pending:  # the route's own query parameters and its dependencies'
+        d = pending.pop()
+        known |= {p.alias for p in d.query_params}
+        pending += d.dependencies
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        raise DomainError(
+            "QUERY",
+            f"unknown query parameter {unknown[0]!r}; this route takes "
+            f"{', '.join(sorted(known)) or 'none'}",
+            field=unknown[0],
+        )

@@ -7,10 +7,11 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from api import problems
+from api.deps import known_query
 from api.limits import BodyLimit
 from api.routes import encounters, rulesets
 from infra.app import Fraylog
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         "Errors are application/problem+json (RFC 9457). Encounter routes need the bearer "
         "token of that encounter (a 404 otherwise). See docs/api.md.",
         lifespan=lifespan,
+        dependencies=[Depends(known_query)],
     )
     app.state.fraylog = fraylog
     app.state.feed = feed

@@ -52,6 +52,74 @@ Until = Annotated[
 ]
 
 
+def _links(encounter: str, **more: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI links from an answer to what can follow it (clients and schemathesis's
+    stateful runs use them)."""
+    follow = (
+        "get_encounter",
+        "add_combatant",
+        "run_command",
+        "get_events",
+        "get_log",
+        "verify_encounter",
+        "mint_player_token",
+        "fork_encounter",
+    )
+    links = {
+        name: {"operationId": name, "parameters": {"encounter_id": encounter}} for name in follow
+    }
+    return links | more
+
+
+FIGHTER = {  # a Novus combatant, for a link that adds one (a Wits encounter refuses it)
+    "name": "Brakka",
+    "stats": {
+        "hits": 30,
+        "bonuses": {"spd": 2, "wis": 1, "dex": 2},
+        "melee_ranks": 7,
+        "weapons": [{"name": "sword", "dr": 6, "stat": "dex", "ranks": 7}],
+    },
+}
+ENCOUNTER_LINKS = {
+    201: {
+        "links": _links(
+            "$response.body#/id",
+            add_fighter={
+                "operationId": "add_combatant",
+                "parameters": {"encounter_id": "$response.body#/id"},
+                "requestBody": FIGHTER,
+            },
+        )
+    }
+}
+COMBATANT_LINKS = {
+    201: {
+        "links": _links(
+            "$request.path.encounter_id",
+            roll_initiative={
+                "operationId": "run_command",
+                "parameters": {"encounter_id": "$request.path.encounter_id"},
+                "requestBody": {"type": "roll_initiative", "combatant": "$response.body#/id"},
+            },
+            adjust_hits={
+                "operationId": "run_command",
+                "parameters": {"encounter_id": "$request.path.encounter_id"},
+                "requestBody": {
+                    "type": "adjust_hits",
+                    "combatant": "$response.body#/id",
+                    "amount": -3,
+                },
+            },
+            player_token={
+                "operationId": "mint_player_token",
+                "parameters": {"encounter_id": "$request.path.encounter_id"},
+                "requestBody": {"combatants": ["$response.body#/id"]},
+            },
+        )
+    }
+}
+
+
 def _created(fraylog: Fraylog, state: Any) -> dict[str, Any]:
     """The view of a new encounter with its GM token, shown once."""
     token = fraylog.access.mint(state.id, "gm") if fraylog.settings.auth else None
@@ -62,8 +130,9 @@ def _created(fraylog: Fraylog, state: Any) -> dict[str, Any]:
     "",
     status_code=201,
     response_model=s.EncounterCreated,
-    responses=ERRORS,
+    responses={**ERRORS, **ENCOUNTER_LINKS},
     response_model_by_alias=True,
+    operation_id="create_encounter",
 )
 async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict[str, Any]:
     """Start an encounter; its first event records the rule system, the dice source and the
@@ -81,7 +150,7 @@ async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict
     return await run_in_threadpool(_created, fraylog, recorded.state)
 
 
-@router.get("", response_model=s.EncounterList, responses=ERRORS)
+@router.get("", response_model=s.EncounterList, responses=ERRORS, operation_id="list_encounters")
 async def list_encounters(
     fraylog: FraylogDep,
     credentials: Credentials,
@@ -101,6 +170,7 @@ async def list_encounters(
     response_model=s.EncounterPublic,
     responses=ERRORS,
     response_model_by_alias=True,
+    operation_id="get_encounter",
 )
 async def get_encounter(
     encounter_id: UUID,
@@ -119,8 +189,9 @@ async def get_encounter(
     "/{encounter_id}/combatants",
     status_code=201,
     response_model=s.CombatantAdded,
-    responses=ERRORS,
+    responses={**ERRORS, **COMBATANT_LINKS},
     response_model_by_alias=True,
+    operation_id="add_combatant",
 )
 async def add_combatant(
     encounter_id: UUID, body: s.CombatantCreate, fraylog: FraylogDep, grant: GmDep
@@ -147,6 +218,7 @@ async def add_combatant(
     response_model=s.CommandResult,
     responses=ERRORS,
     response_model_by_alias=True,
+    operation_id="run_command",
 )
 async def run_command(
     encounter_id: UUID,
@@ -199,6 +271,7 @@ def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None
     status_code=201,
     response_model=s.TokenIssued,
     responses=ERRORS,
+    operation_id="mint_player_token",
 )
 async def mint_player_token(
     encounter_id: UUID, body: s.TokenCreate, fraylog: FraylogDep, grant: GmDep
@@ -224,7 +297,12 @@ async def mint_player_token(
     }
 
 
-@router.get("/{encounter_id}/tokens", response_model=s.PlayerTokens, responses=ERRORS)
+@router.get(
+    "/{encounter_id}/tokens",
+    response_model=s.PlayerTokens,
+    responses=ERRORS,
+    operation_id="list_player_tokens",
+)
 async def list_player_tokens(
     encounter_id: UUID, fraylog: FraylogDep, grant: GmDep
 ) -> dict[str, Any]:
@@ -250,6 +328,7 @@ def _export(fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str) -
     "/{encounter_id}/events",
     response_model=s.EventLog,
     responses={**ERRORS, 200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
+    operation_id="get_events",
 )
 async def get_events(
     encounter_id: UUID,
@@ -282,7 +361,9 @@ async def get_events(
     }
 
 
-@router.get("/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS)
+@router.get(
+    "/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS, operation_id="get_log"
+)
 async def get_log(
     encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep, until: Until = None
 ) -> dict[str, Any]:
@@ -291,7 +372,9 @@ async def get_log(
     return {"lines": list(narrative(events))}
 
 
-@router.get("/{encounter_id}/diff", response_model=s.VersionDiff, responses=ERRORS)
+@router.get(
+    "/{encounter_id}/diff", response_model=s.VersionDiff, responses=ERRORS, operation_id="get_diff"
+)
 async def get_diff(
     encounter_id: UUID,
     fraylog: FraylogDep,
@@ -313,8 +396,9 @@ async def get_diff(
     "/{encounter_id}/fork",
     status_code=201,
     response_model=s.EncounterCreated,
-    responses=ERRORS,
+    responses={**ERRORS, **ENCOUNTER_LINKS},
     response_model_by_alias=True,
+    operation_id="fork_encounter",
 )
 async def fork_encounter(
     encounter_id: UUID, body: s.ForkCreate, fraylog: FraylogDep, grant: GmDep
@@ -327,7 +411,12 @@ async def fork_encounter(
     return await run_in_threadpool(_created, fraylog, recorded.state)
 
 
-@router.get("/{encounter_id}/verify", response_model=s.Verification, responses=ERRORS)
+@router.get(
+    "/{encounter_id}/verify",
+    response_model=s.Verification,
+    responses=ERRORS,
+    operation_id="verify_encounter",
+)
 async def verify(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> dict[str, Any]:
     """Recompute the hash chain and re-derive every seeded and revealed server face."""
     return await run_in_threadpool(fraylog.verify, encounter_id)
@@ -341,6 +430,7 @@ async def verify(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> d
         200: {"content": {"text/event-stream": {}}},
     },
     response_class=EventSourceResponse,
+    operation_id="stream_events",
 )
 async def stream(
     encounter_id: UUID,
