@@ -118,3 +118,30 @@ def test_given_the_combatant_cap_when_one_more_joins_then_422_limit(fraylog: Fra
         add_combatant(client, eid, "B", novus_stats())
         r = client.post(f"/encounters/{eid}/combatants", json={"name": "C", "stats": novus_stats()})
         assert r.status_code == 422 and r.json()["rule"] == "LIMIT"
+
+
+def test_given_an_unknown_query_parameter_then_422_naming_it(sqlite_client: TestClient) -> None:
+    eid = new_encounter(sqlite_client)
+    r = sqlite_client.get(f"/encounters/{eid}/events", params={"untill": 3})
+    assert r.status_code == 422 and r.json()["rule"] == "QUERY" and r.json()["field"] == "untill"
+
+
+def test_given_cors_origins_when_a_browser_asks_then_only_those_are_allowed(
+    fraylog: Fraylog,
+) -> None:
+    fraylog.settings = dataclasses.replace(fraylog.settings, cors_origins=("https://gm.example",))
+    with TestClient(create_app(fraylog=fraylog)) as client:
+        asked = {"Access-Control-Request-Method": "POST"}
+        ok = client.options("/encounters", headers={"Origin": "https://gm.example", **asked})
+        assert ok.headers["access-control-allow-origin"] == "https://gm.example"
+        other = client.options("/encounters", headers={"Origin": "https://evil.example", **asked})
+        assert "access-control-allow-origin" not in other.headers
+
+
+def test_given_open_mode_when_the_server_starts_then_it_says_so(fraylog: Fraylog, caplog) -> None:
+    fraylog.settings = dataclasses.replace(fraylog.settings, auth=False)
+    with TestClient(create_app(fraylog=fraylog)) as client:
+        created = client.post("/encounters", json={"name": "x", "ruleset": "novus"}).json()
+        assert created["gm_token"] is None
+        assert client.get(f"/encounters/{created['id']}").status_code == 200  # no token
+    assert any("OPEN (--no-auth)" in r.getMessage() for r in caplog.records)
