@@ -11,6 +11,7 @@ from uuid import UUID
 from fastapi import APIRouter, Body, Header, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from sse_starlette import EventSourceResponse
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
@@ -463,6 +464,13 @@ async def stream(
     start = after if after is not None else _position(last_event_id)
     holder = grant.token_hash
     feed.open_stream(holder)
+    released = False
+
+    def release() -> None:  # once, whether the stream ran (HEAD does not) or failed
+        nonlocal released
+        if not released:
+            released = True
+            feed.close_stream(holder)
 
     async def messages() -> AsyncIterator[dict[str, Any]]:
         try:
@@ -473,9 +481,11 @@ async def stream(
                 for rec in records(page, voided_by(corrections)):
                     yield {"id": str(rec["position"]), "data": json.dumps(rec)}
         finally:
-            feed.close_stream(holder)
+            release()
 
-    return EventSourceResponse(messages(), ping=fraylog.settings.heartbeat_seconds)
+    return EventSourceResponse(
+        messages(), ping=fraylog.settings.heartbeat_seconds, background=BackgroundTask(release)
+    )
 
 
 def _position(last_event_id: str | None) -> int:

@@ -155,3 +155,15 @@ def test_given_postgres_when_another_process_records_then_the_feed_still_deliver
             elsewhere.execute(UUID(eid), c.AdjustHits(combatant=a, amount=-1))
     follower.join(timeout=20)
     assert [int(e["id"]) for e in got] == [1, 2, 3, 4, 5, 6]
+
+
+def test_given_streams_closed_one_after_another_then_their_slots_are_freed(server: str) -> None:
+    """More streams than the per-token cap (3 here), each closed before the next opens."""
+    http = httpx.Client(base_url=server, timeout=10)
+    created = http.post("/encounters", json={"name": "Live", "ruleset": "novus"}).json()
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    for _ in range(6):
+        got: list[dict] = []
+        follow(f"{server}/encounters/{created['id']}/stream", gm, got, 1, [])
+        assert got[0]["id"] == "1"
+        time.sleep(0.05)  # the server notices the hang-up
