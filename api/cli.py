@@ -59,25 +59,33 @@ def serve(
             help="Open mode for local use: no tokens, anyone may read and change everything.",
         ),
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(min=1, max=64, help="Worker processes (more than one needs PostgreSQL)."),
+    ] = 1,
 ) -> None:
     """Serve the HTTP API (SQLite file by default; FRAYLOG_DATABASE_URL for PostgreSQL).
     Every encounter route needs its bearer token unless --no-auth (or FRAYLOG_NO_AUTH=1)."""
-    import dataclasses
+    import os
 
     import uvicorn
 
-    from api.main import create_app
-
-    settings = Settings.from_env()
     if no_auth:
-        settings = dataclasses.replace(settings, auth=False)
+        os.environ["FRAYLOG_NO_AUTH"] = "1"  # read by every worker
+    settings = Settings.from_env()
+    if workers > 1 and settings.backend != "postgres":
+        console.print(
+            "[red]several workers share one store through PostgreSQL: set "
+            "FRAYLOG_DATABASE_URL (SQLite allows one writing process)[/red]"
+        )
+        raise typer.Exit(2)
     logging.basicConfig(level=logging.INFO)
     mode = "[bold red]OPEN, no tokens (--no-auth)[/bold red]" if not settings.auth else "tokens"
     console.print(
         f"fraylog: events in {settings.describe()}; access: {mode}; "
         f"API docs at http://{host}:{port}/docs"
     )
-    uvicorn.run(create_app(settings), host=host, port=port)
+    uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port, workers=workers)
 
 
 @app.command()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import problems
 from api.deps import known_query
@@ -19,6 +21,22 @@ from infra.feed import Feed
 from infra.settings import Settings
 
 log = logging.getLogger("fraylog")
+WORKER = str(os.getpid()).encode()
+
+
+class WorkerHeader:
+    """`Fraylog-Worker: <pid>` on every answer: which process served it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def stamped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"fraylog-worker", WORKER)]
+            await send(message)
+
+        await self.app(scope, receive, stamped if scope["type"] == "http" else send)
 
 
 def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None) -> FastAPI:
@@ -49,6 +67,8 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         dependencies=[Depends(known_query)],
     )
     app.state.fraylog = fraylog
+    app.add_middleware(WorkerHeader)
+
     app.state.feed = feed
     if fraylog.settings.cors_origins:
         app.add_middleware(
@@ -63,3 +83,8 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The API configured from the environment (what `fraylog serve` runs in each worker)."""
+    return create_app(Settings.from_env())
