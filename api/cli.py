@@ -272,3 +272,83 @@ def _hits_table(combatants: list[dict]) -> Table:
         )
         table.add_row(c["name"], f"{now}/{most}", f"[{colour}]{bar}[/{colour}]", *cells)
     return table
+
+
+projections = typer.Typer(
+    help="Read models across encounters: the encounter list and combatant statistics.",
+    no_args_is_help=True,
+)
+app.add_typer(projections, name="projections")
+
+
+@projections.command("run")
+def projections_run(
+    poll: Annotated[
+        float,
+        typer.Option(
+            min=0.01,
+            envvar="FRAYLOG_PROJECTIONS_POLL_SECONDS",
+            help="SQLite: seconds between polls for new events (PostgreSQL is notified).",
+        ),
+    ] = 0.5,
+) -> None:
+    """Keep the read models up to date until interrupted (Ctrl-C or SIGTERM): first the
+    backlog since the last run, a batch per transaction, then each new event as it is
+    recorded. Safe to kill at any time: it resumes after the last event it committed."""
+    import signal
+    import time
+
+    from infra.read_models import ReadModelsStore, catch_up, runner
+
+    settings = Settings.from_env()
+    store = ReadModelsStore(settings)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as on Ctrl-C
+    try:
+        started = time.perf_counter()
+        backlog = catch_up(settings)
+        console.print(
+            f"fraylog projections: {backlog} events caught up in "
+            f"{time.perf_counter() - started:.1f} s; following {settings.describe()}"
+        )
+        with runner(settings, poll_seconds=poll) as following:
+            while not following.is_interrupted.is_set():
+                following.run_forever(timeout=0.5)
+    except KeyboardInterrupt:
+        pass
+    console.print(f"stopped after notification {store.position() or 0}")
+    store.close()
+
+
+@projections.command("rebuild")
+def projections_rebuild(
+    batch: Annotated[int, typer.Option(min=1, max=10_000, help="Events per transaction.")] = 500,
+) -> None:
+    """Drop the read models and their tracking and project every event again. Stop
+    `fraylog projections run` first."""
+    import time
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from infra.read_models import rebuild
+
+    settings = Settings.from_env()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=console) as progress:
+        task = progress.add_task("notifications projected", total=None)
+
+        def shown(position: int, end: int) -> None:
+            progress.update(task, completed=position, total=end)
+
+        started = time.perf_counter()
+        events = rebuild(settings, shown, batch_size=batch)
+        seconds = time.perf_counter() - started
+    console.print(
+        f"rebuilt from {events} events in {seconds:.1f} s "
+        f"({events / seconds if seconds else 0:,.0f} events/s) on {settings.describe()}"
+    )

@@ -36,6 +36,7 @@ FeedDep = Annotated[Feed, Depends(get_feed)]
 class Unauthenticated(DomainError):
     status = 401
     title = "Token needed"
+    headers = {"WWW-Authenticate": "Bearer"}  # noqa: RUF012
 
 
 def open_grant(encounter_id: str) -> Grant:
@@ -62,7 +63,7 @@ def reader(encounter_id: UUID, fraylog: FraylogDep, credentials: Credentials) ->
 def gm(grant: Annotated[Grant, Depends(reader)]) -> Grant:
     """The GM of this encounter."""
     if not grant.is_gm:
-        raise Forbidden("ROLE", "only the GM of this encounter may do this")
+        raise Forbidden("ROLE", "only the GM of this encounter may do this", field="Authorization")
     return grant
 
 

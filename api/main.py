@@ -67,18 +67,19 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         dependencies=[Depends(known_query)],
     )
     app.state.fraylog = fraylog
-    app.add_middleware(WorkerHeader)
 
     app.state.feed = feed
+    # added inside out: CORS wraps everything, so a 413 is readable by a browser too
+    app.add_middleware(BodyLimit, max_bytes=fraylog.settings.max_body_bytes)
+    app.add_middleware(WorkerHeader)
     if fraylog.settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(fraylog.settings.cors_origins),
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
             expose_headers=["Idempotent-Replayed"],
         )
-    app.add_middleware(BodyLimit, max_bytes=fraylog.settings.max_body_bytes)
     problems.install(app)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)

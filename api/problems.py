@@ -22,11 +22,15 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def problem(status: int, title: str, detail: str, **extra: Any) -> JSONResponse:
+def problem(
+    status: int, title: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
     body = {"type": "about:blank", "title": title, "status": status, "detail": _printable(detail)}
     extra = {k: _printable(v) if isinstance(v, str) else v for k, v in extra.items()}
     body.update({k: v for k, v in extra.items() if v is not None})
-    return JSONResponse(jsonable_encoder(body), status_code=status, media_type=PROBLEM)
+    return JSONResponse(
+        jsonable_encoder(body), status_code=status, media_type=PROBLEM, headers=headers
+    )
 
 
 def install(app: FastAPI) -> None:
@@ -35,7 +39,7 @@ def install(app: FastAPI) -> None:
         extra: dict[str, Any] = {"rule": exc.rule, "field": exc.field}
         if isinstance(exc, DiceError):
             extra.update(roll=exc.roll, die=exc.die)
-        return problem(exc.status, exc.title, exc.detail, **extra)
+        return problem(exc.status, exc.title, exc.detail, getattr(exc, "headers", None), **extra)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +27,9 @@ from infra.settings import Settings
 from infra.sidetables import SideTables
 
 TOKENS = "fraylog_tokens"
-KEYS = "fraylog_idempotency"
+KEYS = "fraylog_idempotency_keys"
+LEASE_SECONDS = 30.0  # a command holding a key longer than this has stopped
+GRANT_CACHE_SECONDS = 5.0  # how long a revoked token may still work in another worker
 GM_ROLE, PLAYER_ROLE = "gm", "player"
 
 
@@ -77,6 +81,7 @@ class AccessStore(SideTables):
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
         self._grants: dict[str, Grant] = {}
+        self._grants_read = time.monotonic()
         self.execute(
             f"CREATE TABLE IF NOT EXISTS {self.table(TOKENS)} (token_hash TEXT PRIMARY KEY, "
             "encounter_id TEXT NOT NULL, role TEXT NOT NULL, combatants TEXT NOT NULL, "
@@ -85,7 +90,8 @@ class AccessStore(SideTables):
         self.execute(
             f"CREATE TABLE IF NOT EXISTS {self.table(KEYS)} (encounter_id TEXT NOT NULL, "
             "key TEXT NOT NULL, request_hash TEXT NOT NULL, at_version INTEGER NOT NULL, "
-            "response TEXT, created_at TEXT NOT NULL, PRIMARY KEY (encounter_id, key))"
+            "response TEXT, created_at TEXT NOT NULL, lease TEXT NOT NULL, "
+            "leased_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (encounter_id, key))"
         )
 
     # -- tokens -----------------------------------------------------------------
@@ -111,6 +117,8 @@ class AccessStore(SideTables):
     def grant(self, token: str) -> Grant | None:
         """What a token allows, or None for a token nobody minted."""
         digest = token_hash(token)
+        if time.monotonic() - self._grants_read > GRANT_CACHE_SECONDS:  # a revocation shows
+            self._grants, self._grants_read = {}, time.monotonic()
         if digest not in self._grants:
             rows = self.execute(
                 f"SELECT encounter_id, role, combatants, label FROM {self.table(TOKENS)} "
@@ -124,6 +132,17 @@ class AccessStore(SideTables):
                 encounter_id, role, frozenset(json.loads(combatants)), label, digest
             )
         return self._grants[digest]
+
+    def revoke(self, encounter_id: UUID, token_id: str) -> bool:
+        """Revoke a player's token by its id (the start of its hash)."""
+        gone = self.execute(
+            f"DELETE FROM {self.table(TOKENS)} WHERE encounter_id = ? AND role = ? "
+            "AND substr(token_hash, 1, 16) = ? RETURNING token_hash",
+            (str(encounter_id), PLAYER_ROLE, token_id),
+        )
+        for (digest,) in gone:
+            self._grants.pop(digest, None)
+        return bool(gone)
 
     def players(self, encounter_id: UUID) -> list[dict[str, Any]]:
         """The player tokens of an encounter, without the tokens."""
@@ -140,26 +159,28 @@ class AccessStore(SideTables):
     # -- idempotency keys -------------------------------------------------------
     def reserve(
         self, encounter_id: UUID, key: str, digest: str, version: int
-    ) -> dict[str, Any] | None:
-        """Reserve `key` for a command; return the stored result of the first command that
-        used it, or None when this one is the first (it then runs, and `complete` or
-        `release` follows)."""
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """Reserve `key` for a command: (a lease, None) when this request is to run it (then
+        `complete` or `release` with the lease), or (None, the first answer) when a command
+        with this key already answered. A key held by a command still running is a 409."""
+        lease = secrets.token_hex(8)
+        now = time.time()
         inserted = self.execute(
             f"INSERT INTO {self.table(KEYS)} (encounter_id, key, request_hash, at_version, "
-            "response, created_at) VALUES (?, ?, ?, ?, NULL, ?) "
+            "response, created_at, lease, leased_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?) "
             "ON CONFLICT (encounter_id, key) DO NOTHING RETURNING key",
-            (str(encounter_id), key, digest, version, datetime.now(UTC).isoformat()),
+            (str(encounter_id), key, digest, version, datetime.now(UTC).isoformat(), lease, now),
         )
         if inserted:
-            return None
+            return lease, None
         rows = self.execute(
-            f"SELECT request_hash, response, at_version FROM {self.table(KEYS)} "
+            f"SELECT request_hash, response, at_version, leased_at FROM {self.table(KEYS)} "
             "WHERE encounter_id = ? AND key = ?",
             (str(encounter_id), key),
         )
         if not rows:  # released in between: try again
             return self.reserve(encounter_id, key, digest, version)
-        first_hash, response, at_version = rows[0]
+        first_hash, response, at_version, leased_at = rows[0]
         if first_hash != digest:
             raise DomainError(
                 "IDEMPOTENCY",
@@ -168,28 +189,42 @@ class AccessStore(SideTables):
                 field="Idempotency-Key",
             )
         if response is not None:
-            return json.loads(response)
-        if at_version == version:  # nothing was recorded since: a stale reservation
-            return None
-        raise IdempotencyConflict(
-            "IDEMPOTENCY",
-            "a command with this Idempotency-Key is still running, or stopped before it "
-            f"answered; see the events after version {at_version}",
-            field="Idempotency-Key",
+            return None, json.loads(response)
+        if now - float(leased_at) < LEASE_SECONDS:
+            raise IdempotencyConflict(
+                "IDEMPOTENCY",
+                "a command with this Idempotency-Key is still running; ask again in a moment",
+                field="Idempotency-Key",
+            )
+        if at_version != version:  # it may have been recorded before its process stopped
+            raise IdempotencyConflict(
+                "IDEMPOTENCY",
+                "the command with this Idempotency-Key stopped before it answered, after "
+                f"version {at_version}; read the events after it to see whether it was recorded",
+                field="Idempotency-Key",
+            )
+        taken = self.execute(  # nothing was recorded since: take the lapsed lease over
+            f"UPDATE {self.table(KEYS)} SET lease = ?, leased_at = ? WHERE encounter_id = ? "
+            "AND key = ? AND leased_at = ? AND response IS NULL RETURNING key",
+            (lease, now, str(encounter_id), key, leased_at),
         )
+        if not taken:
+            return self.reserve(encounter_id, key, digest, version)
+        return lease, None
 
-    def complete(self, encounter_id: UUID, key: str, response: dict[str, Any]) -> None:
+    def complete(self, encounter_id: UUID, key: str, lease: str, response: dict[str, Any]) -> None:
         self.execute(
-            f"UPDATE {self.table(KEYS)} SET response = ? WHERE encounter_id = ? AND key = ?",
-            (json.dumps(response), str(encounter_id), key),
+            f"UPDATE {self.table(KEYS)} SET response = ? WHERE encounter_id = ? AND key = ? "
+            "AND lease = ?",
+            (json.dumps(response), str(encounter_id), key, lease),
         )
 
-    def release(self, encounter_id: UUID, key: str) -> None:
+    def release(self, encounter_id: UUID, key: str, lease: str) -> None:
         """A refused command recorded nothing: its key may be used again."""
         self.execute(
-            f"DELETE FROM {self.table(KEYS)} WHERE encounter_id = ? AND key = ? "
+            f"DELETE FROM {self.table(KEYS)} WHERE encounter_id = ? AND key = ? AND lease = ? "
             "AND response IS NULL",
-            (str(encounter_id), key),
+            (str(encounter_id), key, lease),
         )
 
 
@@ -211,7 +246,39 @@ GM_ONLY = frozenset(
         "knock_back",
     }
 )
-GM_FIELDS = ("out_of_order", "hit", "degree", "dice_source")  # the GM's overrides
+# What the GM enters or overrides, wherever it appears in a command (an action, a Boon, a
+# Snag, a defence): a player's command may not set any of them.
+GM_FIELDS = frozenset(
+    {
+        "out_of_order",
+        "hit",
+        "degree",
+        "dice_source",
+        "modifiers",  # situational modifiers are the GM's call
+        "tn",
+        "riding_tn",
+        "casting_tn",
+        "spell_bonus",
+        "spell_damage",
+        "visible",  # Wits: whether the target can see the blow (WIT-AMB-21)
+        "physical",  # Wits: whether the damage rolls up (WIT-AMB-13)
+        "magical",  # Wits: a magical defence the GM allows against a critical
+    }
+)
+
+
+def _gm_entries(data: Any, path: str = "") -> Iterator[str]:
+    """The paths of GM fields in a command dumped without its defaults."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            where = f"{path}.{key}" if path else key
+            if key in GM_FIELDS:  # in a dump without defaults: set to something else
+                yield where
+            else:
+                yield from _gm_entries(value, where)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _gm_entries(value, f"{path}.{i}")
 
 
 def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> None:
@@ -222,10 +289,13 @@ def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> No
     kind = command.type  # type: ignore[attr-defined]
     if kind in GM_ONLY:
         raise Forbidden("ROLE", f"only the GM may {kind.replace('_', ' ')}", field="type")
-    entered = ("ip", "tie_order") if isinstance(command, c.RollInitiative) else ()
-    for name in (*GM_FIELDS, *entered):
-        if getattr(command, name, None) not in (None, False):
-            raise Forbidden("ROLE", f"`{name}` is the GM's to set", field=name)
+    entered = [*_gm_entries(command.model_dump(mode="json", exclude_defaults=True))]
+    if isinstance(command, c.RollInitiative):
+        entered += [n for n in ("ip", "tie_order") if getattr(command, n) is not None]
+    if isinstance(command, c.TakeAction) and command.actions != 1:
+        entered.append("actions")  # WIT-ACT-3: more than one action is the GM's call
+    if entered:
+        raise Forbidden("ROLE", f"`{entered[0]}` is the GM's to set", field=entered[0])
     if command.dice and state.dice_source != "manual":  # type: ignore[attr-defined]
         raise Forbidden(
             "ROLE", "players enter dice only at a table that rolls by hand", field="dice"

@@ -17,6 +17,7 @@ class SideTables:
         self.settings = settings
         self._lock = threading.Lock()
         self._sqlite: sqlite3.Connection | None = None
+        self._pool: Any = None
         if not settings.database_url:
             self._sqlite = sqlite3.connect(
                 settings.sqlite_path, timeout=10, check_same_thread=False, isolation_level=None
@@ -30,16 +31,30 @@ class SideTables:
         if self._sqlite is not None:
             with self._lock:
                 return self._sqlite.execute(sql, params).fetchall()
-        import psycopg
-
-        assert self.settings.database_url is not None
-        with psycopg.connect(
-            self.settings.database_url, autocommit=True, connect_timeout=5
-        ) as conn:
+        with self._postgres().connection() as conn:
             cur = conn.execute(sql.replace("?", "%s"), params)
             return cur.fetchall() if cur.description else []
+
+    def _postgres(self) -> Any:
+        """A small pool of autocommit connections, opened on first use."""
+        with self._lock:
+            if self._pool is None:
+                from psycopg_pool import ConnectionPool
+
+                assert self.settings.database_url is not None
+                self._pool = ConnectionPool(
+                    self.settings.database_url,
+                    min_size=1,
+                    max_size=4,
+                    kwargs={"autocommit": True, "connect_timeout": 5},
+                    open=True,
+                )
+            return self._pool
 
     def close(self) -> None:
         if self._sqlite is not None:
             self._sqlite.close()
             self._sqlite = None
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None

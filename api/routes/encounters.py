@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Header, Query, Request
+from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from sse_starlette import EventSourceResponse
 from starlette.background import BackgroundTask
@@ -30,7 +30,7 @@ from api.schemas import MAX_POSITION
 from domain.commands import Command
 from domain.corrections import voided_by
 from domain.encounter import GM
-from domain.errors import NotFound
+from domain.errors import DomainError, NotFound
 from domain.events import Correction
 from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
@@ -242,20 +242,21 @@ async def run_command(
     acting = grant if fraylog.settings.auth else None
     if idempotency_key is None:
         return await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+    key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     digest = request_hash(command.model_dump(mode="json"))
     state = await run_in_threadpool(fraylog.state, encounter_id)
-    first = await run_in_threadpool(
-        fraylog.access.reserve, encounter_id, idempotency_key, digest, state.version
+    lease, first = await run_in_threadpool(
+        fraylog.access.reserve, encounter_id, key, digest, state.version
     )
-    if first is not None:
+    if lease is None:
         return JSONResponse(first, headers={"Idempotent-Replayed": "true"})
     try:
         answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
     except BaseException:
-        await run_in_threadpool(fraylog.access.release, encounter_id, idempotency_key)
+        await run_in_threadpool(fraylog.access.release, encounter_id, key, lease)
         raise
     answer = s.CommandResult.model_validate(answer).model_dump(mode="json", by_alias=True)
-    await run_in_threadpool(fraylog.access.complete, encounter_id, idempotency_key, answer)
+    await run_in_threadpool(fraylog.access.complete, encounter_id, key, lease, answer)
     return answer
 
 
@@ -280,9 +281,12 @@ async def mint_player_token(
     """A player's token, bound to his combatants (the GM). Shown only in this answer."""
     state = await run_in_threadpool(fraylog.state, encounter_id)
     for combatant in body.combatants:
-        state.combatant(combatant)  # unknown: 422
+        if combatant not in state.combatants:
+            raise NotFound(
+                "COMBATANT", f"no combatant {combatant!r} in this encounter", field="combatants"
+            )
     if len(set(body.combatants)) != len(body.combatants):
-        raise NotFound("COMBATANT", "a combatant is named twice", field="combatants")
+        raise DomainError("COMBATANT", "a combatant is named twice", field="combatants")
     label = body.label or ", ".join(state.combatants[c].name for c in body.combatants)
     token = await run_in_threadpool(
         fraylog.access.mint, encounter_id, PLAYER_ROLE, body.combatants, label
@@ -309,6 +313,25 @@ async def list_player_tokens(
 ) -> dict[str, Any]:
     """The players' tokens of this encounter, without the tokens themselves (the GM)."""
     return {"tokens": await run_in_threadpool(fraylog.access.players, encounter_id)}
+
+
+@router.delete(
+    "/{encounter_id}/tokens/{token_id}",
+    status_code=204,
+    responses=ERRORS,
+    operation_id="revoke_player_token",
+)
+async def revoke_player_token(
+    encounter_id: UUID,
+    token_id: Annotated[str, Path(min_length=16, max_length=16, pattern="^[0-9a-f]{16}$")],
+    fraylog: FraylogDep,
+    grant: GmDep,
+) -> Response:
+    """Revoke a player's token by its id (the GM); other workers stop honouring it within
+    a few seconds."""
+    if not await run_in_threadpool(fraylog.access.revoke, encounter_id, token_id):
+        raise NotFound("TOKEN", f"no player token {token_id} in this encounter", field="token_id")
+    return Response(status_code=204)
 
 
 def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:
@@ -461,8 +484,10 @@ async def stream(
     token = header[7:] if header.lower().startswith("bearer ") else access_token
     grant = grant_for(fraylog, encounter_id, token)
     await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
-    start = after if after is not None else _position(last_event_id)
-    holder = grant.token_hash
+    # EventSource resends Last-Event-ID on reconnecting: it wins over an `after` in its URL
+    start = _position(last_event_id) if last_event_id is not None else after or 0
+    client = request.client.host if request.client else "?"
+    holder = grant.token_hash if fraylog.settings.auth else f"open:{client}"
     feed.open_stream(holder)
     released = False
 
@@ -488,9 +513,9 @@ async def stream(
     )
 
 
-def _position(last_event_id: str | None) -> int:
-    if last_event_id is None:
-        return 0
+def _position(last_event_id: str) -> int:
     if not last_event_id.isdigit() or int(last_event_id) > MAX_POSITION:
-        raise NotFound("STREAM", "Last-Event-ID must be an event position", field="Last-Event-ID")
+        raise DomainError(
+            "STREAM", "Last-Event-ID must be an event position", field="Last-Event-ID"
+        )
     return int(last_event_id)

@@ -90,6 +90,7 @@ ROUTES: list[tuple[str, str, Any, tuple[int, ...]]] = [
     ),
     ("POST", "/encounters/{eid}/commands", {"type": "undo"}, (404, 404, 403, 403, None)),
     ("POST", "/encounters/{eid}/fork", {"at": 3, "name": "f{n}"}, (404, 404, 403, 403, 201)),
+    ("DELETE", "/encounters/{eid}/tokens/0000000000000000", None, (404, 404, 403, 403, 422)),
 ]
 
 
@@ -200,4 +201,71 @@ def test_given_a_new_encounter_then_its_gm_token_is_shown_once(client: TestClien
         "gm_token" not in view
         and token
         not in client.get(f"/encounters/{r.json()['id']}/events", params={"format": "csv"}).text
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (
+            {"type": "save", "combatant": "{a}", "stat": "con", "modifiers": {"luck": 20}},
+            "modifiers",
+        ),
+        ({"type": "save", "combatant": "{a}", "stat": "con", "tn": 5}, "tn"),
+        (
+            {
+                "type": "declare",
+                "combatant": "{a}",
+                "actions": [{"kind": "cast_spell", "casting_tn": 1, "spell_damage": 99}],
+            },
+            "actions.0.casting_tn",
+        ),
+    ],
+)
+def test_given_a_player_when_he_enters_what_the_gm_enters_then_403_naming_it(
+    client: TestClient, table: Table, body: dict, field: str
+) -> None:
+    url = f"/encounters/{table.eid}/commands"
+    r = call(client, "player", table.tokens, "POST", url, json=_fill(body, table, 0))
+    assert r.status_code == 403 and r.json()["field"] == field
+
+
+def test_given_the_gms_idempotency_key_when_a_player_sends_it_then_it_is_his_own_key(
+    client: TestClient, table: Table
+) -> None:
+    url = f"/encounters/{table.eid}/commands"
+    body = {"type": "save", "combatant": table.a, "stat": "con", "dice": {"save": [5, 5]}}
+    key = {"Idempotency-Key": "same"}
+    gm = client.post(
+        url, json=body, headers={**key, "Authorization": f"Bearer {table.tokens['gm']}"}, auth=None
+    )
+    mine = client.post(
+        url,
+        json=body,
+        headers={**key, "Authorization": f"Bearer {table.tokens['player']}"},
+        auth=None,
+    )
+    assert gm.status_code == mine.status_code == 200
+    assert "Idempotent-Replayed" not in mine.headers
+    assert mine.json()["events"][0]["actor"] == "player:Anna"
+
+
+def test_given_no_token_when_listing_then_401_says_bearer(client: TestClient) -> None:
+    r = client.get("/encounters", auth=None)
+    assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+
+
+def test_given_a_revoked_player_token_then_it_opens_nothing(
+    client: TestClient, table: Table
+) -> None:
+    listed = call(client, "gm", table.tokens, "GET", f"/encounters/{table.eid}/tokens").json()
+    anna = next(t["id"] for t in listed["tokens"] if t["label"] == "Anna")
+    r = call(client, "gm", table.tokens, "DELETE", f"/encounters/{table.eid}/tokens/{anna}")
+    assert r.status_code == 204
+    assert (
+        call(client, "player", table.tokens, "GET", f"/encounters/{table.eid}").status_code == 404
+    )
+    assert (
+        call(client, "other_player", table.tokens, "GET", f"/encounters/{table.eid}").status_code
+        == 200
     )

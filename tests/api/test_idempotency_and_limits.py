@@ -145,3 +145,25 @@ def test_given_open_mode_when_the_server_starts_then_it_says_so(fraylog: Fraylog
         assert created["gm_token"] is None
         assert client.get(f"/encounters/{created['id']}").status_code == 200  # no token
     assert any("OPEN (--no-auth)" in r.getMessage() for r in caplog.records)
+
+
+def test_given_ten_identical_keyed_requests_at_once_then_one_command_is_recorded(
+    client: TestClient,
+) -> None:
+    """Overlapping requests with one key: one runs; the others answer its result or 409."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    eid = new_encounter(client)
+    a = add_combatant(client, eid, "A", novus_stats())
+    body = {**HIT, "combatant": a}
+
+    def send(_: int) -> int:
+        r = client.post(
+            f"/encounters/{eid}/commands", json=body, headers={"Idempotency-Key": "race"}
+        )
+        return r.status_code
+
+    with ThreadPoolExecutor(10) as pool:
+        codes = list(pool.map(send, range(10)))
+    assert set(codes) <= {200, 409} and 200 in codes
+    assert client.get(f"/encounters/{eid}").json()["version"] == 3

@@ -1,0 +1,340 @@
+"""Read models across encounters (the encounter list, each combatant's statistics), kept by
+the eventsourcing library's ProjectionRunner with exactly-once tracking: the rows an event
+changes and its tracking record commit in one transaction (infra.read_model_views), and a
+runner restarted after a crash resumes after the last committed notification.
+
+The rows themselves are computed by projections.read_models from the folded state (the one
+fold) and the events. A correction (void, undo, redo) changes the past: the statistics of
+its encounter are recomputed from that encounter's stored events up to the correction, and
+replace the old ones in the same transaction. See docs/read-models.md.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import InfrastructureFactory, JSONTranscoder, Tracking
+from eventsourcing.projection import Projection, ProjectionRunner
+from eventsourcing.utils import Environment
+
+from domain.corrections import is_correction
+from domain.encounter import project_encounter
+from domain.fold import evolve
+from domain.state import EncounterState
+from infra.app import EncounterStateAsDict, Fraylog, ensure_schema
+from infra.polling import POLL_SECONDS, construct_polling_recorder
+from infra.read_model_views import (
+    ENCOUNTERS,
+    PROJECTION,
+    STATS,
+    TRACKING,
+    Changes,
+    PostgresReadModelsView,
+    SQLiteReadModelsView,
+)
+from infra.settings import Settings
+from infra.sidetables import SideTables
+from projections.read_models import (
+    ENCOUNTER_COLUMNS,
+    STATS_COLUMNS,
+    add_tally,
+    attacker_of,
+    combatant_stats,
+    encounter_row,
+    new_stats,
+    tally,
+)
+
+
+class FraylogSource(Application[UUID]):
+    """The encounters' store as the read models follow it (read only): the same name, so the
+    same tables, and snapshots as Fraylog keeps them. On SQLite its recorder polls."""
+
+    name = Fraylog.name
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        transcoder.register(EncounterStateAsDict())
+
+    def construct_recorder(self) -> Any:
+        return construct_polling_recorder(self.factory, self.env) or super().construct_recorder()
+
+
+class _Attackers(dict[int, str | None]):
+    """Position -> the attacker its cause chain leads to; positions seen before this process
+    started are read from the store when first asked for."""
+
+    def __init__(self, load: Callable[[int], Any]) -> None:
+        super().__init__()
+        self._load = load
+
+    def __missing__(self, position: int) -> str | None:
+        value = attacker_of(self._load(position), self)
+        self[position] = value
+        return value
+
+
+@dataclass
+class _Encounter:
+    """One encounter as the projection last saw it."""
+
+    state: EncounterState | None
+    attackers: _Attackers
+    last_activity: str = ""
+
+    @property
+    def version(self) -> int:
+        return self.state.version if self.state is not None else 0
+
+
+class Encounters:
+    """The folded encounters the projection is working on (the most recent `size`), each
+    loaded from the store (its snapshot and the events after it) when not at hand."""
+
+    def __init__(self, source: Application[UUID], size: int = 256) -> None:
+        self.source = source
+        self._size = size
+        self._cache: OrderedDict[UUID, _Encounter] = OrderedDict()
+
+    def at(self, encounter_id: UUID, version: int) -> _Encounter:
+        """The encounter after its event `version` (0: before its first)."""
+        found = self._cache.get(encounter_id)
+        if found is None or found.version != version:
+            found = self._load(encounter_id, version)
+            self._cache[encounter_id] = found
+        self._cache.move_to_end(encounter_id)
+        while len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return found
+
+    def history(self, encounter_id: UUID, until: int) -> list[Any]:
+        return list(self.source.events.get(encounter_id, lte=until))
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+    def _load(self, encounter_id: UUID, version: int) -> _Encounter:
+        def event_at(position: int) -> Any:
+            return next(iter(self.source.events.get(encounter_id, gt=position - 1, lte=position)))
+
+        state = None
+        if version:
+            aggregate = self.source.repository.get(
+                encounter_id, version=version, projector_func=project_encounter
+            )
+            state = aggregate.state
+        return _Encounter(state, _Attackers(event_at))
+
+
+@dataclass
+class _Touched:
+    encounter: _Encounter
+    stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # amounts, or whole rows
+    replaced: bool = False
+
+
+class Batch:
+    """The changes a run of events makes to the read models."""
+
+    def __init__(self, encounters: Encounters) -> None:
+        self._encounters = encounters
+        self._touched: dict[UUID, _Touched] = {}
+
+    def add(self, event: Any) -> None:
+        encounter_id, position = event.originator_id, event.originator_version
+        encounter = self._encounters.at(encounter_id, position - 1)
+        attacker = attacker_of(event, encounter.attackers)
+        encounter.attackers[position] = attacker
+        encounter.state = evolve(encounter.state, event)
+        encounter.last_activity = event.timestamp.isoformat()
+        touched = self._touched.setdefault(encounter_id, _Touched(encounter))
+        touched.encounter = encounter
+        if is_correction(event):  # it changes the past: recount from the stored events
+            history = self._encounters.history(encounter_id, position)
+            touched.stats, touched.replaced = combatant_stats(history), True
+        elif type(event).__name__ == "CombatantAdded":
+            touched.stats.setdefault(
+                event.combatant, new_stats(event.combatant, event.name, event.side)
+            )
+        else:
+            add_tally(touched.stats, tally(event, attacker), encounter.state)
+
+    def changes(self) -> Changes:
+        out = Changes()
+        for encounter_id, touched in self._touched.items():
+            state = touched.encounter.state
+            assert state is not None
+            out.encounters.append(encounter_row(state, touched.encounter.last_activity))
+            rows = list(touched.stats.values())
+            if touched.replaced:
+                out.replaced[str(encounter_id)] = rows
+            else:
+                out.added.extend({"encounter_id": str(encounter_id), **r} for r in rows)
+        return out
+
+
+class ReadModels(Projection[Any]):
+    """The projection: each event's changes and its tracking in one transaction."""
+
+    name = PROJECTION
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self._attached = threading.Event()
+        self._encounters: Encounters | None = None
+
+    def attach(self, source: Application[UUID]) -> None:
+        """Where to read what an event alone does not say (the state it follows)."""
+        self._encounters = Encounters(source)
+        self._attached.set()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        # the runner starts its thread before `runner()` can attach the application it built
+        if not self._attached.wait(timeout=60):
+            raise RuntimeError("the read models were never attached to their source")
+        self.apply([domain_event], tracking)
+
+    def apply(self, events: Iterable[Any], tracking: Tracking) -> None:
+        """Apply events, the last of them tracked by `tracking`, in one transaction."""
+        assert self._encounters is not None
+        try:
+            batch = Batch(self._encounters)
+            for event in events:
+                batch.add(event)
+            self.view.write(batch.changes(), tracking)
+        except BaseException:
+            self._encounters.clear()  # states may be ahead of what was committed
+            raise
+
+
+def view_class(settings: Settings) -> type[Any]:
+    return PostgresReadModelsView if settings.backend == "postgres" else SQLiteReadModelsView
+
+
+def runner_env(settings: Settings, poll_seconds: float = 0.5) -> dict[str, str]:
+    env = settings.eventsourcing_env()
+    env["AGGREGATE_CACHE_MAXSIZE"] = ""  # the projection folds states in place: never share
+    env[POLL_SECONDS] = str(poll_seconds)
+    if settings.backend == "postgres":
+        env["POSTGRES_POOL_SIZE"] = "2"
+        if settings.postgres_schema:
+            ensure_schema(settings)
+    return env
+
+
+def runner(settings: Settings, poll_seconds: float = 0.5) -> ProjectionRunner[Any, Any]:
+    """The library's runner for the read models, started; use it as a context manager.
+    PostgreSQL: it follows LISTEN/NOTIFY. SQLite: it polls every `poll_seconds`."""
+    started: ProjectionRunner[Any, Any] = ProjectionRunner(
+        application_class=FraylogSource,
+        projection_class=ReadModels,
+        view_class=view_class(settings),
+        env=runner_env(settings, poll_seconds),
+    )
+    started.projection.attach(started.app)
+    return started
+
+
+def _open_view(settings: Settings, env: dict[str, str]) -> tuple[InfrastructureFactory, Any]:
+    factory = InfrastructureFactory.construct(Environment(PROJECTION, {**os.environ, **env}))
+    return factory, factory.tracking_recorder(view_class(settings))
+
+
+def catch_up(
+    settings: Settings,
+    progress: Callable[[int, int], None] | None = None,
+    batch_size: int = 500,
+    *,
+    drop: bool = False,
+) -> int:
+    """Project the events recorded after the tracked position up to the latest, a batch per
+    transaction (its last notification tracked): the backlog after a stop, much faster than
+    the runner's transaction per event. `drop`: drop the tables and the tracking first, and
+    project every event. Returns the events projected. A runner must not be running."""
+    env = runner_env(settings)
+    if drop:
+        factory, view = _open_view(settings, env)
+        view.drop()
+        factory.close()
+    factory, view = _open_view(settings, env)  # a fresh recorder creates what was dropped
+    source = FraylogSource(env)
+    try:
+        position = view.max_tracking_id(source.name) or 0
+        end = source.recorder.max_notification_id() or 0
+        projection = ReadModels(view)
+        projection.attach(source)
+        done = 0
+        if progress:
+            progress(position, end)
+        while position < end:
+            page = source.recorder.select_notifications(
+                start=position, limit=batch_size, stop=end, inclusive_of_start=False
+            )
+            if not page:
+                break
+            events = [source.mapper.to_domain_event(n) for n in page]
+            projection.apply(events, Tracking(source.name, page[-1].id))
+            position, done = page[-1].id, done + len(page)
+            if progress:
+                progress(position, end)
+        return done
+    finally:
+        source.close()
+        factory.close()
+
+
+def rebuild(
+    settings: Settings, progress: Callable[[int, int], None] | None = None, batch_size: int = 500
+) -> int:
+    """Drop the read models and their tracking, and project every event again."""
+    return catch_up(settings, progress, batch_size, drop=True)
+
+
+class ReadModelsStore:
+    """The read models as stored, for the CLI, tests and the API."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._tables = SideTables(settings)
+
+    def encounters(self) -> list[dict[str, Any]]:
+        """Every encounter, the most recently active first."""
+        rows = self._tables.execute(
+            f"SELECT {', '.join(ENCOUNTER_COLUMNS)} FROM {self._tables.table(ENCOUNTERS)} "
+            "ORDER BY last_activity DESC, encounter_id"
+        )
+        return [dict(zip(ENCOUNTER_COLUMNS, r, strict=True)) for r in rows]
+
+    def stats(self, encounter_id: str | None = None) -> list[dict[str, Any]]:
+        """Each combatant's statistics (of one encounter, or of all)."""
+        where = " WHERE encounter_id = ?" if encounter_id else ""
+        rows = self._tables.execute(
+            f"SELECT {', '.join(STATS_COLUMNS)} FROM {self._tables.table(STATS)}{where} "
+            "ORDER BY encounter_id, combatant_id",
+            (encounter_id,) if encounter_id else (),
+        )
+        return [dict(zip(STATS_COLUMNS, r, strict=True)) for r in rows]
+
+    def position(self) -> int | None:
+        """The last notification projected (None before the first)."""
+        from psycopg.errors import UndefinedTable
+
+        try:
+            rows = self._tables.execute(
+                f"SELECT notification_id FROM {self._tables.table(TRACKING)} "
+                "WHERE application_name = ?",
+                (Fraylog.name,),
+            )
+        except (sqlite3.OperationalError, UndefinedTable):  # no table yet: nothing projected
+            return None
+        return rows[0][0] if rows else None
+
+    def close(self) -> None:
+        self._tables.close()

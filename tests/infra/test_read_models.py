@@ -1,0 +1,342 @@
+"""Read models across encounters (the encounter list, combatant statistics) on SQLite and
+PostgreSQL: kept by the projection runner, equal to folding the stored events, corrections
+included; a rebuild gives the same rows; a runner killed mid-stream (SIGKILL, a separate
+process) and started again neither loses nor double-counts an event."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from api import demo_wits
+from domain import commands as c
+from domain.fold import fold
+from infra.app import Fraylog
+from infra.dice import dice_for
+from infra.read_models import ReadModelsStore, rebuild, runner
+from infra.settings import Settings
+from projections.read_models import combatant_stats, encounter_row
+from tests.builders import novus_stats, target_stats
+
+ROOT = Path(__file__).resolve().parents[2]
+HIT, MISS = [9, 9], [3, 2]  # 2d10 faces against DEF 20: 11 and 10 damage hits, a miss
+
+
+@pytest.fixture
+def store_settings(settings: Settings) -> Iterator[Settings]:
+    """The backend's settings with a store of the test's own (PostgreSQL: a fresh schema,
+    dropped after), so the read models hold this test's encounters only."""
+    if settings.backend == "sqlite":
+        yield settings
+        return
+    own = replace(settings, postgres_schema=f"{settings.postgres_schema}_{uuid.uuid4().hex[:8]}")
+    yield own
+    import psycopg
+    from psycopg import sql
+
+    assert own.database_url is not None
+    with psycopg.connect(own.database_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(own.postgres_schema))
+        )
+
+
+@pytest.fixture
+def store(store_settings: Settings) -> Iterator[ReadModelsStore]:
+    s = ReadModelsStore(store_settings)
+    yield s
+    s.close()
+
+
+def by_encounter(fraylog: Fraylog) -> dict[UUID, list[Any]]:
+    events: dict[UUID, list[Any]] = defaultdict(list)
+    for n in fraylog.recorder.select_notifications(start=None, limit=10**9):
+        e = fraylog.mapper.to_domain_event(n)
+        events[e.originator_id].append(e)
+    return events
+
+
+def folded(fraylog: Fraylog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The two read models computed afresh: every encounter's stored events folded."""
+    rows, stats = [], []
+    for encounter_id, events in by_encounter(fraylog).items():
+        rows.append(encounter_row(fold(events), events[-1].timestamp.isoformat()))
+        for row in combatant_stats(events).values():
+            stats.append({"encounter_id": str(encounter_id), **row})
+    return (
+        sorted(rows, key=lambda r: r["encounter_id"]),
+        sorted(stats, key=lambda r: (r["encounter_id"], r["combatant_id"])),
+    )
+
+
+def stored(store: ReadModelsStore) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    return sorted(store.encounters(), key=lambda r: r["encounter_id"]), store.stats()
+
+
+def caught_up(following: Any, fraylog: Fraylog) -> None:
+    following.wait(fraylog.recorder.max_notification_id(), timeout=30)
+
+
+class Duel:
+    """A (IP 19) attacks T (IP 12; by default DEF 20 and no weapon) once a round."""
+
+    def __init__(
+        self,
+        fraylog: Fraylog,
+        source: str = "manual",
+        a: dict[str, Any] | None = None,
+        t: dict[str, Any] | None = None,
+    ) -> None:
+        self.fraylog = fraylog
+        self.id = UUID(fraylog.create_encounter(f"Duel {source}", "novus", source).state.id)
+        self.a, _ = fraylog.add_combatant(self.id, "A", "heroes", a or novus_stats())
+        self.t, _ = fraylog.add_combatant(self.id, "T", "foes", t or target_stats(hits=20))
+        fraylog.execute(self.id, c.RollInitiative(combatant=self.a, ip=19))
+        fraylog.execute(self.id, c.RollInitiative(combatant=self.t, ip=12))
+
+    def attack(self, faces: list[int] | None) -> list[Any]:
+        """One round's attack (server dice when `faces` is None); the events it recorded."""
+        self.fraylog.execute(self.id, c.Declare(combatant=self.t, actions=[]))
+        spec = c.ActionSpec(kind="melee_attack", target=self.t, weapon="sword")
+        self.fraylog.execute(self.id, c.Declare(combatant=self.a, actions=[spec]))
+        dice = {"attack": faces} if faces else None
+        return self.fraylog.execute(self.id, c.Resolve(dice=dice, boons=[], snags=[])).events
+
+    def end_round(self) -> None:
+        self.fraylog.execute(self.id, c.EndRound())
+
+    def void(self, position: int) -> None:
+        self.fraylog.execute(self.id, c.Void(target=position, reason="disputed"))
+
+    def stats(self, store: ReadModelsStore) -> dict[str, dict[str, Any]]:
+        return {r["name"]: r for r in store.stats(str(self.id))}
+
+    def row(self, store: ReadModelsStore) -> dict[str, Any]:
+        return next(r for r in store.encounters() if r["encounter_id"] == str(self.id))
+
+
+def test_given_fights_played_while_the_runner_follows_when_a_hit_is_voided_and_restored_then_the_rows_follow(  # noqa: E501
+    store_settings: Settings, store: ReadModelsStore
+) -> None:
+    with Fraylog(store_settings) as fraylog, runner(store_settings, poll_seconds=0.02) as r:
+        duel = Duel(fraylog)
+        first = duel.attack(HIT)
+        duel.end_round()
+        assert [type(e).__name__ for e in duel.attack(MISS)] == ["AttackRolled"]
+        duel.end_round()
+        last = duel.attack(HIT)
+        dealt = [e.amount for e in first + last if type(e).__name__ == "DamageApplied"]
+        caught_up(r, fraylog)
+        stats, row = duel.stats(store), duel.row(store)
+        t = fraylog.state(duel.id).combatants[duel.t]
+        assert t.hits < 0 and row["combatants_down"] == 1 and row["combatants_up"] == 1
+        assert (stats["A"]["hits"], stats["A"]["misses"]) == (2, 1)
+        assert stats["A"]["damage_dealt"] == stats["T"]["damage_taken"] == sum(dealt)
+        assert stats["T"]["damage_taken"] == t.max_hits - t.hits
+        assert stats["A"]["rolls_manual"] == 3 and stats["T"]["rolls_manual"] == 0
+        assert stored(store) == folded(fraylog)
+
+        # the void arrives after the runner projected what it voids
+        duel.void(last[0].originator_version)
+        caught_up(r, fraylog)
+        stats, row = duel.stats(store), duel.row(store)
+        t = fraylog.state(duel.id).combatants[duel.t]
+        assert (stats["A"]["hits"], stats["A"]["misses"], stats["A"]["rolls_manual"]) == (1, 1, 2)
+        assert stats["A"]["damage_dealt"] == stats["T"]["damage_taken"] == dealt[0]
+        assert stats["T"]["damage_taken"] == t.max_hits - t.hits
+        assert row["combatants_down"] == 0 and row["combatants_up"] == 2
+        assert row["events"] == fraylog.state(duel.id).version
+        assert stored(store) == folded(fraylog)
+
+        # voiding the void restores the hit
+        duel.void(fraylog.state(duel.id).version)
+        caught_up(r, fraylog)
+        stats = duel.stats(store)
+        assert (stats["A"]["hits"], stats["A"]["damage_dealt"]) == (2, sum(dealt))
+        assert duel.row(store)["combatants_down"] == 1
+
+        # server dice, and an encounter ended
+        served = Duel(fraylog, "server", t=target_stats(hits=200))
+        served.attack(None)
+        fraylog.execute(served.id, c.EndEncounter())
+        # Wits: seeded dice, defences rolled by the defender, damage dice by the attacker
+        demo_wits.play(store_settings, demo_wits.SEED, 3)
+        wits = next(e for e in fraylog.list_encounters() if e["name"] == "Ford of the Jotans")
+        wits_id = UUID(wits["id"])
+        hit = next(
+            e
+            for e in reversed(fraylog.event_log(wits_id))
+            if type(e).__name__ == "AttackTestRolled" and e.hit
+        )
+        fraylog.execute(wits_id, c.Void(target=hit.originator_version, reason="disputed"))
+        caught_up(r, fraylog)
+        server = served.stats(store)
+        assert (server["A"]["rolls_server"], server["A"]["rolls_manual"]) == (1, 0)
+        assert served.row(store)["status"] == "ended" and row["status"] == "active"
+        state = fraylog.state(wits_id)
+        for s in store.stats(str(wits_id)):
+            who = state.combatants[s["combatant_id"]]
+            assert s["damage_taken"] == who.max_hits - who.hits  # only damage moved them
+            assert s["rolls_seeded"] > 0 and s["rolls_manual"] == s["rolls_server"] == 0
+        assert sum(s["damage_dealt"] for s in store.stats(str(wits_id))) == sum(
+            s["damage_taken"] for s in store.stats(str(wits_id))
+        )
+        assert stored(store) == folded(fraylog)
+
+
+def test_given_projected_fights_when_rebuilt_then_the_rows_are_the_same(
+    store_settings: Settings, store: ReadModelsStore
+) -> None:
+    with Fraylog(store_settings) as fraylog:
+        duel = Duel(fraylog)
+        hit = duel.attack(HIT)
+        duel.end_round()
+        duel.attack(MISS)
+        duel.void(hit[0].originator_version)
+        demo_wits.play(store_settings, demo_wits.SEED, 2)
+        with runner(store_settings, poll_seconds=0.02) as r:
+            caught_up(r, fraylog)
+        before = stored(store)
+        assert before == folded(fraylog) and len(before[1]) == 6
+        seen: list[tuple[int, int]] = []
+        end = fraylog.recorder.max_notification_id()
+        events = rebuild(store_settings, lambda at, of: seen.append((at, of)), batch_size=7)
+        assert events == sum(len(e) for e in by_encounter(fraylog).values())
+        assert seen[0] == (0, end) and seen[-1] == (end, end) and len(seen) > 3
+        assert stored(store) == before and store.position() == end
+
+
+# -- the crash test ----------------------------------------------------------------------
+
+
+def play_rounds(fraylog: Fraylog, duel: Duel, rounds: int, offset: int) -> None:
+    """`rounds` rounds of the duel, both attacking, saved in one go (many events a save);
+    then a void of the round's first hit, so corrections land throughout the stream."""
+    encounter = fraylog.encounter(duel.id)
+
+    def run(command: Any, faces: list[int] | None = None) -> None:
+        dice = dice_for(encounter.state, {"attack": faces} if faces else None, None, bytes)
+        encounter.execute(command, dice)
+
+    first_hit = None
+    for i in range(rounds):
+        run(c.Declare(combatant=duel.t, actions=[_attack(duel.a)]))
+        run(c.Declare(combatant=duel.a, actions=[_attack(duel.t)]))
+        for _ in range(2):
+            at = encounter.version + 1
+            run(c.Resolve(boons=[], snags=[]), HIT if (i + offset) % 3 else MISS)
+            first_hit = first_hit or (at if (i + offset) % 3 else None)
+        run(c.EndRound())
+    fraylog.save(encounter)
+    if first_hit:
+        duel.void(first_hit)
+
+
+def _attack(target: str) -> c.ActionSpec:
+    return c.ActionSpec(kind="melee_attack", target=target, weapon="sword")
+
+
+def build_stream(fraylog: Fraylog, duels: list[Duel], chunks: int, rounds: int) -> None:
+    for chunk in range(chunks):  # encounters interleave in the notification log
+        for n, duel in enumerate(duels):
+            play_rounds(fraylog, duel, rounds, chunk + n)
+
+
+def fighters(fraylog: Fraylog, n: int) -> list[Duel]:
+    """`n` duels in which both fight, neither going down."""
+    tough = novus_stats(hits=10_000)
+    return [Duel(fraylog, a=tough, t=tough) for _ in range(n)]
+
+
+def start_runner(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
+    """`fraylog projections run` in a process of its own."""
+    env = {
+        **os.environ,
+        "FRAYLOG_SQLITE_PATH": settings.sqlite_path,
+        "FRAYLOG_DATABASE_URL": settings.database_url or "",
+        "FRAYLOG_POSTGRES_SCHEMA": settings.postgres_schema,
+        "FRAYLOG_PROJECTIONS_POLL_SECONDS": "0.05",
+    }
+    cli = "from api.cli import app; app(prog_name='fraylog')"
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-c", cli, "projections", "run"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def wait_for(
+    what: Callable[[], bool], process: subprocess.Popen[bytes], log: Path, timeout: float = 120
+) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        if process.poll() is not None:
+            pytest.fail(f"the runner exited ({process.returncode}):\n{log.read_text()}")
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"timed out; the runner said:\n{log.read_text()}")
+        time.sleep(0.005)
+
+
+def test_given_a_runner_killed_mid_stream_when_started_again_then_nothing_is_lost_or_counted_twice(
+    store_settings: Settings, store: ReadModelsStore, tmp_path: Path
+) -> None:
+    log = tmp_path / "runner.log"
+
+    def kill_past(process: subprocess.Popen[bytes], start: int, end: int) -> int:
+        """SIGKILL once a quarter of start..end is projected; where it died, mid-stream."""
+        wait_for(lambda: (store.position() or 0) >= start + (end - start) // 4, process, log)
+        process.send_signal(signal.SIGKILL)
+        assert process.wait(timeout=30) == -signal.SIGKILL
+        died_at = store.position() or 0
+        assert start + (end - start) // 4 <= died_at < end, (start, died_at, end)
+        return died_at
+
+    with Fraylog(store_settings) as fraylog:
+        duels = fighters(fraylog, 4)
+        build_stream(fraylog, duels, chunks=12, rounds=10)
+        end = fraylog.recorder.max_notification_id()
+        assert end > 3000
+
+        # killed while catching up on the backlog, a batch per transaction
+        kill_past(start_runner(store_settings, log), 0, end)
+        assert stored(store) != folded(fraylog)
+
+        # killed while following new events, the library's runner, a transaction per event
+        following = start_runner(store_settings, log)
+        wait_for(lambda: store.position() == end, following, log)
+        start, (_, stats_before) = end, stored(store)
+        build_stream(fraylog, duels, chunks=4, rounds=10)
+        end = fraylog.recorder.max_notification_id()
+        assert end - start > 800
+        kill_past(following, start, end)
+        assert store.stats() != stats_before
+
+        # while it is down: a correction of a round it projected, its restoring, more rounds
+        build_stream(fraylog, duels, chunks=1, rounds=3)
+        for duel in duels[:2]:
+            duel.void(fraylog.state(duel.id).version)  # voiding a void restores its hit
+        end = fraylog.recorder.max_notification_id()
+
+        last = start_runner(store_settings, log)
+        wait_for(lambda: store.position() == end, last, log)
+        last.send_signal(signal.SIGTERM)
+        assert last.wait(timeout=30) == 0, log.read_text()
+        assert stored(store) == folded(fraylog)
+        events = sum(r["events"] for r in store.encounters())
+        assert events == sum(len(e) for e in by_encounter(fraylog).values())
