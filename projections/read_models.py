@@ -1,0 +1,147 @@
+"""Rows of the read models that span encounters: the encounter list and each combatant's
+statistics. Pure: a folded state, or a run of events, in; rows out. infra.read_models keeps
+them in tables, event by event, with exactly-once tracking (docs/read-models.md).
+
+Statistics count what is not voided. An event's attacker is found through its cause chain:
+AttackRolled (Novus) and AttackTestRolled (Wits) name the attacker, and everything caused by
+one (a DamageApplied, a bystander's save and the damage after it, a Snag and the harm it does)
+follows from that attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.corrections import is_correction, voided_by
+from domain.rulesystems import get_rule_system
+from domain.state import EncounterState
+
+ATTACKS = frozenset({"AttackRolled", "AttackTestRolled"})
+SOURCES = ("server", "seeded", "manual")
+COUNTERS = (
+    "damage_dealt",
+    "damage_taken",
+    "hits",
+    "misses",
+    "rolls_server",
+    "rolls_seeded",
+    "rolls_manual",
+)
+ENCOUNTER_COLUMNS = (
+    "encounter_id",
+    "name",
+    "ruleset",
+    "status",
+    "round",
+    "created_at",
+    "last_activity",
+    "events",
+    "combatants_up",
+    "combatants_down",
+)
+STATS_COLUMNS = ("encounter_id", "combatant_id", "name", "side", *COUNTERS)
+
+Tally = dict[str, dict[str, int]]  # combatant id -> counter -> amount added
+
+
+def encounter_row(state: EncounterState, last_activity: str) -> dict[str, Any]:
+    """The encounter list's row after the event at `state.version` (recorded at
+    `last_activity`): who is down is the rule system's view's `down`, as on every screen."""
+    combatants = get_rule_system(state.ruleset).view(state)["combatants"]
+    down = sum(1 for c in combatants if c["down"])
+    return {
+        "encounter_id": state.id,
+        "name": state.name,
+        "ruleset": state.ruleset,
+        "status": "ended" if state.ended else "active",
+        "round": state.round,
+        "created_at": state.created_at,
+        "last_activity": last_activity,
+        "events": state.version,  # positions start at 1: every event recorded, voided or not
+        "combatants_up": len(combatants) - down,
+        "combatants_down": down,
+    }
+
+
+def attacker_of(event: Any, attackers: Mapping[int, str | None]) -> str | None:
+    """Who made the attack an event follows from, if any: an attack roll's roller, else the
+    attacker of its cause (`attackers` maps earlier positions to theirs)."""
+    if type(event).__name__ in ATTACKS:
+        return event.combatant
+    if event.cause is None:
+        return None
+    return attackers[event.cause]
+
+
+def roller(event: Any, roll_name: str, attacker: str | None) -> str:
+    """Who a roll is counted for: damage dice for the attacker who rolled them, a Wits
+    defence roll for the defender, any other roll for the event's combatant."""
+    kind = type(event).__name__
+    if kind == "DamageApplied":
+        return attacker or event.combatant
+    if kind == "AttackTestRolled" and roll_name == "defence":
+        return event.target
+    return event.combatant
+
+
+def tally(event: Any, attacker: str | None) -> Tally:
+    """What one event (not voided, not a correction) adds to each combatant's statistics.
+    Damage a combatant does to himself (a Snag's harm) is taken, not dealt."""
+    out: Tally = {}
+
+    def add(who: str, counter: str, amount: int = 1) -> None:
+        counts = out.setdefault(who, dict.fromkeys(COUNTERS, 0))
+        counts[counter] += amount
+
+    kind = type(event).__name__
+    if kind == "DamageApplied":
+        add(event.combatant, "damage_taken", event.amount)
+        if attacker is not None and attacker != event.combatant:
+            add(attacker, "damage_dealt", event.amount)
+    elif kind in ATTACKS:
+        add(event.combatant, "hits" if event.hit else "misses")
+    for name, roll in (getattr(event, "rolls", None) or {}).items():
+        source = roll["source"]
+        if source not in SOURCES:  # a new dice source needs its own column
+            raise ValueError(f"roll {name!r} at {event.originator_version}: source {source!r}")
+        add(roller(event, name, attacker), f"rolls_{source}")
+    return out
+
+
+def new_stats(combatant: str, name: str, side: str) -> dict[str, Any]:
+    return {"combatant_id": combatant, "name": name, "side": side, **dict.fromkeys(COUNTERS, 0)}
+
+
+def add_tally(rows: dict[str, dict[str, Any]], counts: Tally, state: EncounterState) -> None:
+    """Add a tally to rows by combatant (rows missing are made with the state's names)."""
+    for who, counters in counts.items():
+        row = rows.get(who)
+        if row is None:
+            known = state.combatants.get(who)
+            row = rows[who] = new_stats(
+                who, known.name if known else "", known.side if known else ""
+            )
+        for counter, amount in counters.items():
+            row[counter] += amount
+
+
+def combatant_stats(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
+    """Each combatant's statistics after a run of one encounter's events (from its first),
+    voided events and corrections left out."""
+    history = list(events)
+    voided = voided_by(history)
+    attackers: dict[int, str | None] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for event in history:
+        position = event.originator_version
+        attackers[position] = attacker_of(event, attackers)
+        if position in voided or is_correction(event):
+            continue
+        if type(event).__name__ == "CombatantAdded":
+            rows[event.combatant] = new_stats(event.combatant, event.name, event.side)
+        for who, counters in tally(event, attackers[position]).items():
+            row = rows.setdefault(who, new_stats(who, "", ""))
+            for counter, amount in counters.items():
+                row[counter] += amount
+    return rows
