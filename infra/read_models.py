@@ -14,9 +14,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -25,33 +24,20 @@ from eventsourcing.persistence import InfrastructureFactory, JSONTranscoder, Tra
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment
 
-from domain.corrections import is_correction
-from domain.encounter import project_encounter
-from domain.fold import evolve
-from domain.state import EncounterState
 from infra.app import EncounterStateAsDict, Fraylog, ensure_schema
 from infra.polling import POLL_SECONDS, construct_polling_recorder
+from infra.read_model_batch import Batch, Encounters
 from infra.read_model_views import (
     ENCOUNTERS,
     PROJECTION,
     STATS,
     TRACKING,
-    Changes,
     PostgresReadModelsView,
     SQLiteReadModelsView,
 )
 from infra.settings import Settings
 from infra.sidetables import SideTables
-from projections.read_models import (
-    ENCOUNTER_COLUMNS,
-    STATS_COLUMNS,
-    add_tally,
-    attacker_of,
-    combatant_stats,
-    encounter_row,
-    new_stats,
-    tally,
-)
+from projections.read_models import ENCOUNTER_COLUMNS, STATS_COLUMNS
 
 
 class FraylogSource(Application[UUID]):
@@ -68,119 +54,6 @@ class FraylogSource(Application[UUID]):
         return construct_polling_recorder(self.factory, self.env) or super().construct_recorder()
 
 
-class _Attackers(dict[int, str | None]):
-    """Position -> the attacker its cause chain leads to; positions seen before this process
-    started are read from the store when first asked for."""
-
-    def __init__(self, load: Callable[[int], Any]) -> None:
-        super().__init__()
-        self._load = load
-
-    def __missing__(self, position: int) -> str | None:
-        value = attacker_of(self._load(position), self)
-        self[position] = value
-        return value
-
-
-@dataclass
-class _Encounter:
-    """One encounter as the projection last saw it."""
-
-    state: EncounterState | None
-    attackers: _Attackers
-    last_activity: str = ""
-
-    @property
-    def version(self) -> int:
-        return self.state.version if self.state is not None else 0
-
-
-class Encounters:
-    """The folded encounters the projection is working on (the most recent `size`), each
-    loaded from the store (its snapshot and the events after it) when not at hand."""
-
-    def __init__(self, source: Application[UUID], size: int = 256) -> None:
-        self.source = source
-        self._size = size
-        self._cache: OrderedDict[UUID, _Encounter] = OrderedDict()
-
-    def at(self, encounter_id: UUID, version: int) -> _Encounter:
-        """The encounter after its event `version` (0: before its first)."""
-        found = self._cache.get(encounter_id)
-        if found is None or found.version != version:
-            found = self._load(encounter_id, version)
-            self._cache[encounter_id] = found
-        self._cache.move_to_end(encounter_id)
-        while len(self._cache) > self._size:
-            self._cache.popitem(last=False)
-        return found
-
-    def history(self, encounter_id: UUID, until: int) -> list[Any]:
-        return list(self.source.events.get(encounter_id, lte=until))
-
-    def clear(self) -> None:
-        self._cache.clear()
-
-    def _load(self, encounter_id: UUID, version: int) -> _Encounter:
-        def event_at(position: int) -> Any:
-            return next(iter(self.source.events.get(encounter_id, gt=position - 1, lte=position)))
-
-        state = None
-        if version:
-            aggregate = self.source.repository.get(
-                encounter_id, version=version, projector_func=project_encounter
-            )
-            state = aggregate.state
-        return _Encounter(state, _Attackers(event_at))
-
-
-@dataclass
-class _Touched:
-    encounter: _Encounter
-    stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # amounts, or whole rows
-    replaced: bool = False
-
-
-class Batch:
-    """The changes a run of events makes to the read models."""
-
-    def __init__(self, encounters: Encounters) -> None:
-        self._encounters = encounters
-        self._touched: dict[UUID, _Touched] = {}
-
-    def add(self, event: Any) -> None:
-        encounter_id, position = event.originator_id, event.originator_version
-        encounter = self._encounters.at(encounter_id, position - 1)
-        attacker = attacker_of(event, encounter.attackers)
-        encounter.attackers[position] = attacker
-        encounter.state = evolve(encounter.state, event)
-        encounter.last_activity = event.timestamp.isoformat()
-        touched = self._touched.setdefault(encounter_id, _Touched(encounter))
-        touched.encounter = encounter
-        if is_correction(event):  # it changes the past: recount from the stored events
-            history = self._encounters.history(encounter_id, position)
-            touched.stats, touched.replaced = combatant_stats(history), True
-        elif type(event).__name__ == "CombatantAdded":
-            touched.stats.setdefault(
-                event.combatant, new_stats(event.combatant, event.name, event.side)
-            )
-        else:
-            add_tally(touched.stats, tally(event, attacker), encounter.state)
-
-    def changes(self) -> Changes:
-        out = Changes()
-        for encounter_id, touched in self._touched.items():
-            state = touched.encounter.state
-            assert state is not None
-            out.encounters.append(encounter_row(state, touched.encounter.last_activity))
-            rows = list(touched.stats.values())
-            if touched.replaced:
-                out.replaced[str(encounter_id)] = rows
-            else:
-                out.added.extend({"encounter_id": str(encounter_id), **r} for r in rows)
-        return out
-
-
 class ReadModels(Projection[Any]):
     """The projection: each event's changes and its tracking in one transaction."""
 
@@ -189,10 +62,12 @@ class ReadModels(Projection[Any]):
     def __init__(self, view: Any) -> None:
         super().__init__(view)
         self._attached = threading.Event()
+        self.source: Any = None
         self._encounters: Encounters | None = None
 
     def attach(self, source: Application[UUID]) -> None:
         """Where to read what an event alone does not say (the state it follows)."""
+        self.source = source
         self._encounters = Encounters(source)
         self._attached.set()
 
@@ -211,7 +86,7 @@ class ReadModels(Projection[Any]):
                 batch.add(event)
             self.view.write(batch.changes(), tracking)
         except BaseException:
-            self._encounters.clear()  # states may be ahead of what was committed
+            self._encounters.clear()  # states ahead of what was committed (and reloaded)
             raise
 
 
@@ -248,6 +123,26 @@ def _open_view(settings: Settings, env: dict[str, str]) -> tuple[InfrastructureF
     return factory, factory.tracking_recorder(view_class(settings))
 
 
+@contextmanager
+def projection(settings: Settings, *, drop: bool = False) -> Iterator[ReadModels]:
+    """The projection over its view and the store, to project by hand (`drop`: the tables
+    and the tracking dropped first). A runner must not be running meanwhile."""
+    env = runner_env(settings)
+    if drop:
+        factory, view = _open_view(settings, env)
+        view.drop()
+        factory.close()
+    factory, view = _open_view(settings, env)  # a fresh recorder creates what was dropped
+    source = FraylogSource(env)
+    try:
+        projected = ReadModels(view)
+        projected.attach(source)
+        yield projected
+    finally:
+        source.close()
+        factory.close()
+
+
 def catch_up(
     settings: Settings,
     progress: Callable[[int, int], None] | None = None,
@@ -259,18 +154,10 @@ def catch_up(
     transaction (its last notification tracked): the backlog after a stop, much faster than
     the runner's transaction per event. `drop`: drop the tables and the tracking first, and
     project every event. Returns the events projected. A runner must not be running."""
-    env = runner_env(settings)
-    if drop:
-        factory, view = _open_view(settings, env)
-        view.drop()
-        factory.close()
-    factory, view = _open_view(settings, env)  # a fresh recorder creates what was dropped
-    source = FraylogSource(env)
-    try:
-        position = view.max_tracking_id(source.name) or 0
+    with projection(settings, drop=drop) as projected:
+        source = projected.source
+        position = projected.view.max_tracking_id(source.name) or 0
         end = source.recorder.max_notification_id() or 0
-        projection = ReadModels(view)
-        projection.attach(source)
         done = 0
         if progress:
             progress(position, end)
@@ -281,14 +168,11 @@ def catch_up(
             if not page:
                 break
             events = [source.mapper.to_domain_event(n) for n in page]
-            projection.apply(events, Tracking(source.name, page[-1].id))
+            projected.apply(events, Tracking(source.name, page[-1].id))
             position, done = page[-1].id, done + len(page)
             if progress:
                 progress(position, end)
         return done
-    finally:
-        source.close()
-        factory.close()
 
 
 def rebuild(
