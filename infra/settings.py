@@ -18,6 +18,7 @@ class Settings:
     snapshot_interval: int = 100
     cache_size: int = 1000
     pool_size: int = 5
+    pg_db_functions: bool = False  # the PostgreSQL recorder's insert function (one round trip)
     auth: bool = True  # bearer tokens on every encounter route; off only for local use
     cors_origins: tuple[str, ...] = ()
     max_body_bytes: int = 64 * 1024
@@ -43,6 +44,8 @@ class Settings:
             snapshot_interval=int(os.environ.get("FRAYLOG_SNAPSHOT_INTERVAL", "100")),
             cache_size=int(os.environ.get("FRAYLOG_CACHE_SIZE", "1000")),
             pool_size=int(os.environ.get("FRAYLOG_POOL_SIZE", "5")),
+            pg_db_functions=os.environ.get("FRAYLOG_PG_DB_FUNCTIONS", "")
+            in ("1", "true", "yes", "y"),
         )
 
     def __post_init__(self) -> None:
@@ -102,4 +105,6 @@ class Settings:
         )
         if self.postgres_schema:
             env["POSTGRES_SCHEMA"] = self.postgres_schema
+        if self.pg_db_functions:
+            env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "y"
         return env
