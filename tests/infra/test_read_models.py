@@ -13,14 +13,14 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import IntegrityError, Tracking
 
 from api import demo_wits
 from domain import commands as c
@@ -296,6 +296,29 @@ def test_given_a_crash_at_any_statement_of_a_write_then_neither_its_rows_nor_its
         assert statement > 6  # tracking, 2 rows, statistics forgotten, written, added to
         assert store.position() == page[-1].id
         assert stored(store) == folded(fraylog) != before
+
+
+def test_given_two_runners_racing_then_one_stops_on_an_event_already_tracked_and_none_counts_twice(
+    store_settings: Settings, store: ReadModelsStore
+) -> None:
+    with Fraylog(store_settings) as fraylog:
+        duels = fighters(fraylog, 2)
+        build_stream(fraylog, duels, chunks=2, rounds=10)
+        with ExitStack() as both:
+            pair = [both.enter_context(runner(store_settings, poll_seconds=0.02)) for _ in "ab"]
+            deadline = time.monotonic() + 60
+            while not any(r.is_interrupted.is_set() for r in pair):
+                assert time.monotonic() < deadline, "neither runner met the other's tracking"
+                time.sleep(0.01)
+            stopped = next(r for r in pair if r.is_interrupted.is_set())
+            with pytest.raises(IntegrityError, match="Failed to record tracking"):
+                stopped.run_forever(timeout=0)
+            survivor = next(r for r in pair if r is not stopped)
+            build_stream(fraylog, duels, chunks=1, rounds=3)  # the other one carries on
+            caught_up(survivor, fraylog)
+            assert not survivor.is_interrupted.is_set()
+        assert store.position() == fraylog.recorder.max_notification_id()
+        assert stored(store) == folded(fraylog)
 
 
 # -- the crash test ----------------------------------------------------------------------
