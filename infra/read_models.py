@@ -95,6 +95,8 @@ def view_class(settings: Settings) -> type[Any]:
 
 
 def runner_env(settings: Settings, poll_seconds: float = 0.5) -> dict[str, str]:
+    """The environment of the runner's application and view (PostgreSQL: a small pool, and
+    the configured schema created if it is missing, as Fraylog does)."""
     env = settings.eventsourcing_env()
     env["AGGREGATE_CACHE_MAXSIZE"] = ""  # the projection folds states in place: never share
     env[POLL_SECONDS] = str(poll_seconds)
