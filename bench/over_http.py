@@ -1,23 +1,23 @@
-"""fraylog over HTTP: a real uvicorn server in a subprocess, one httpx client."""
+"""fraylog over HTTP: `fraylog serve` (uvicorn) in a subprocess, the load from another
+(`bench.load`), the library baseline in this process before and after each load."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import httpx
 
-from bench.baseline import Paced, Pacer
-from bench.fraylog_runs import FIGHTERS, adjust_hits_loop, attack_loop, command_result_rows
-from bench.timing import Row, clock
-from domain import commands as c
+from bench.timing import Row, clock, percentile
 from infra.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +30,15 @@ def free_port() -> int:
 
 
 def server_env(settings: Settings) -> dict[str, str]:
+    """The environment `fraylog serve` reads its settings from (`Settings.from_env`)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRAYLOG_")}
     env["FRAYLOG_SNAPSHOT_INTERVAL"] = str(settings.snapshot_interval)
     env["FRAYLOG_CACHE_SIZE"] = str(settings.cache_size)
+    env["FRAYLOG_POOL_SIZE"] = str(settings.pool_size)
+    if settings.pg_db_functions:
+        env["FRAYLOG_PG_DB_FUNCTIONS"] = "1"
+    if not settings.auth:
+        env["FRAYLOG_NO_AUTH"] = "1"
     if settings.database_url:
         env["FRAYLOG_DATABASE_URL"] = settings.database_url
         env["FRAYLOG_POSTGRES_SCHEMA"] = settings.postgres_schema
@@ -42,45 +48,52 @@ def server_env(settings: Settings) -> dict[str, str]:
 
 
 class Server:
-    """`uvicorn api.main:create_app --factory` on 127.0.0.1 and a free port."""
+    """`fraylog serve --host 127.0.0.1 --port P --workers N`, as a user runs it (tokens on,
+    uvicorn's defaults: access log included)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, workers: int = 1) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
         self.proc = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "uvicorn",
-                "api.main:create_app",
-                "--factory",
+                "-c",
+                "from api.cli import app; app()",
+                "serve",
                 "--host",
                 "127.0.0.1",
                 "--port",
                 str(self.port),
-                "--log-level",
-                "warning",
-                "--no-access-log",
+                "--workers",
+                str(workers),
             ],
             cwd=ROOT,
-            env=server_env(settings),
+            env=server_env(settings) | {"PYTHONUNBUFFERED": "1"},
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
+        pids: set[str] = set()
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"uvicorn exited with {self.proc.returncode}:\n{self.log()}")
+                raise RuntimeError(f"the server exited with {self.proc.returncode}:\n{self.log()}")
             try:
-                if httpx.get(f"{self.url}/openapi.json", timeout=1.0).status_code == 200:
-                    return
+                r = httpx.get(f"{self.url}/rulesets/novus", timeout=2.0)
+                if r.status_code == 200:
+                    pids.add(r.headers.get("fraylog-worker", "?"))
+                    if len(pids) >= self.workers:
+                        return
+                    continue  # until every worker has answered once (best effort)
             except httpx.TransportError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError(f"uvicorn did not answer within {timeout}s:\n{self.log()}")
+        if pids:
+            return
+        raise RuntimeError(f"the server did not answer within {timeout}s:\n{self.log()}")
 
     def log(self) -> str:
         self._log.seek(0)
@@ -90,7 +103,7 @@ class Server:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -108,82 +121,131 @@ class Server:
         self.stop()
 
 
-class HttpFraylog:
-    """The few Fraylog calls the benchmark makes, as HTTP requests."""
+@dataclass
+class Load:
+    """One run of the load generator and the baseline bracketing it."""
 
-    def __init__(self, client: httpx.Client) -> None:
-        self.client = client
+    clients: int
+    seconds: float
+    samples: list[int]
+    by_kind: dict[str, list[int]]
+    events: dict[str, int]
+    workers: dict[str, int]
+    base_before: float
+    base_after: float
+    extra: dict[str, Any] = field(default_factory=dict)
 
-    def _post(self, path: str, body: dict[str, Any], status: int) -> dict[str, Any]:
-        r = self.client.post(path, json=body)
-        if r.status_code != status:
-            raise RuntimeError(f"POST {path} -> {r.status_code}: {r.text[:500]}")
-        return r.json()
+    @property
+    def rate(self) -> float:
+        return len(self.samples) / self.seconds
 
-    def new_fight(self) -> tuple[UUID, str, str]:
-        created = self._post(
-            "/encounters", {"name": "Bench", "ruleset": "novus", "dice_source": "manual"}, 201
-        )
-        eid = UUID(created["id"])
-        ids = [
-            self._post(
-                f"/encounters/{eid}/combatants", {"name": name, "side": side, "stats": stats}, 201
-            )["id"]
-            for name, side, stats in FIGHTERS
-        ]
-        return eid, ids[0], ids[1]
+    @property
+    def base(self) -> float:
+        return (self.base_before + self.base_after) / 2
 
-    def view(self, eid: UUID) -> dict[str, Any]:
-        r = self.client.get(f"/encounters/{eid}")
-        if r.status_code != 200:
-            raise RuntimeError(f"GET /encounters/{eid} -> {r.status_code}: {r.text[:500]}")
-        return r.json()
+    @property
+    def ratio(self) -> float:
+        return self.rate / self.base
 
-    def execute(self, eid: UUID, command: c.CommandBase) -> dict[str, Any]:
-        return self._post(
-            f"/encounters/{eid}/commands", command.model_dump(mode="json", exclude_none=True), 200
-        )
+    @property
+    def p99_ms(self) -> float:
+        return percentile([float(x) for x in self.samples], 0.99) / 1e6
+
+    @property
+    def p50_ms(self) -> float:
+        return percentile([float(x) for x in self.samples], 0.50) / 1e6
 
 
-def http_rows(backend: str, settings: Settings, n: int, warmup: int, pacer: Pacer) -> list[Row]:
-    """One client, one request at a time; baseline saves (in this process) in blocks of 10
-    between blocks of 10 requests."""
-    with Server(settings) as server, httpx.Client(base_url=server.url, timeout=30.0) as client:
-        api = HttpFraylog(client)
-        eid, a, _ = api.new_fight()
-        p = Paced(pacer.save, 10)
-        adjust = adjust_hits_loop(api.execute, eid, a, n, warmup, p)
-        p.flush()
-        adjust_base = pacer.take_save_rate()
-        eid, a, b = api.new_fight()
-        p = Paced(pacer.save, 10)
-        attacks, per_cmd, per_attack = attack_loop(api.execute, eid, a, b, n, warmup, p)
-        p.flush()
-        attack_base = pacer.take_save_rate()
-        reads = []
-        for i in range(warmup + n):
-            t0 = clock()
-            api.view(eid)
-            if i >= warmup:
-                reads.append(clock() - t0)
-    rows = command_result_rows(
+def generate(url: str, clients: int, seconds: float, warmup: int) -> dict[str, Any]:
+    """Run `python -m bench.load` against `url` and return what it printed."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench.load",
+            url,
+            "--clients",
+            str(clients),
+            "--seconds",
+            str(seconds),
+            "--warmup",
+            str(warmup),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 300,
+        check=False,
+    )
+    try:
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        raise RuntimeError(
+            f"the load generator failed ({proc.returncode}):\n{proc.stderr[-3000:]}"
+        ) from None
+    if out.get("failed"):
+        raise RuntimeError(f"the load generator's clients failed: {out['failed'][:5]}")
+    return out
+
+
+def timed_rate(op: Callable[[], Any], seconds: float) -> float:
+    """Operations/s of `op` (sum of its own latencies) run for about `seconds`."""
+    spent, n = 0, 0
+    end = clock() + int(seconds * 1e9)
+    while clock() < end or n < 20:
+        t0 = clock()
+        op()
+        spent += clock() - t0
+        n += 1
+    return n / (spent / 1e9)
+
+
+def load_run(
+    server: Server,
+    clients: int,
+    seconds: float,
+    warmup: int,
+    baseline_op: Callable[[], Any],
+    baseline_seconds: float,
+    during: Callable[[], Any] | None = None,
+) -> Load:
+    """The baseline for `baseline_seconds`, the load for `seconds`, the baseline again."""
+    before = timed_rate(baseline_op, baseline_seconds)
+    if during is not None:
+        during()
+    out = generate(server.url, clients, seconds, warmup)
+    after = timed_rate(baseline_op, baseline_seconds)
+    by_kind: dict[str, list[int]] = {}
+    for kind, ns in out["samples"]:
+        by_kind.setdefault(kind, []).append(ns)
+    return Load(
+        clients,
+        seconds,
+        [ns for _, ns in out["samples"]],
+        by_kind,
+        out["events"],
+        out["workers"],
+        before,
+        after,
+    )
+
+
+def load_row(backend: str, what: str, load: Load, note: str = "") -> Row:
+    kinds = ", ".join(
+        f"{k} p50 {percentile([float(x) for x in v], 0.5) / 1e6:.1f}"
+        for k, v in sorted(load.by_kind.items())
+    )
+    events = sum(load.events.values())
+    per_cmd = events / max(1, len(load.samples))
+    pair = f"library alongside (same events, one save per command): {load.base:,.0f} cmds/s"
+    text = f"{per_cmd:.1f} events/cmd; {kinds} ms; {pair}"
+    return Row(
         backend,
-        "HTTP (uvicorn, 1 client)",
-        adjust,
-        adjust_base,
-        attacks,
-        per_cmd,
-        per_attack,
-        attack_base,
+        what,
+        load.samples,
+        load.rate,
+        "cmds/s",
+        "same",
+        load.ratio,
+        f"{note}; {text}" if note else text,
     )
-    rows.append(
-        Row(
-            backend,
-            "HTTP (uvicorn, 1 client): GET /encounters/{id} (view)",
-            reads,
-            len(reads) / (sum(reads) / 1e9),
-            "reads/s",
-            note="read path, no ratio: nothing is saved",
-        )
-    )
-    return rows
