@@ -123,7 +123,9 @@ class Pacer:
     `take_replay_rate`).
     """
 
-    def __init__(self, env: dict[str, str], events: int) -> None:
+    def __init__(
+        self, env: dict[str, str], events: int, groups: list[list[dict[str, Any]]] | None = None
+    ) -> None:
         self.env = env
         self.events = events
         self.app = Baseline(env=env)
@@ -133,6 +135,29 @@ class Pacer:
         self.replay_id: UUID | None = None  # set once the replay aggregate is saved
         self.saves: list[int] = []
         self.replays: list[int] = []
+        # The events of an attack round, command by command (see `same_events`).
+        self.groups = groups or []
+        self.same = Tally()
+        self.app.save(self.same)
+        self.same_next = 0
+        self.same_saves: list[int] = []
+
+    def save_same(self) -> None:
+        """Record the events of the next command of an attack round (the same payloads
+        fraylog stores for it) and save them in one save: the library doing what a command
+        of the round does, without fraylog. Timed: the triggers and the save."""
+        group = self.groups[self.same_next % len(self.groups)]
+        self.same_next += 1
+        t0 = clock()
+        for p in group:
+            self.same.note(p)
+        self.app.save(self.same)
+        self.same_saves.append(clock() - t0)
+
+    def take_same_rate(self) -> float:
+        """Commands/s of `save_same` since the last take, then start afresh."""
+        samples, self.same_saves = self.same_saves, []
+        return len(samples) / (sum(samples) / 1e9)
 
     def save(self) -> None:
         """Record one event on the baseline aggregate, one save."""
@@ -202,14 +227,19 @@ class Pacer:
 
 
 def run(
-    backend: str, env: dict[str, str], events: int, reps: int, commands: int
+    backend: str,
+    env: dict[str, str],
+    events: int,
+    reps: int,
+    commands: int,
+    groups: list[list[dict[str, Any]]],
 ) -> tuple[dict[str, Row], dict[str, Any], Pacer]:
     """Saves/s (one event per save), cold replay of an `events`-event aggregate, and a
     library-only command (get from the cache, trigger, save) for comparison.
 
     Returns the rows, a few sizes, and the Pacer (open) for the fraylog rows to use.
     """
-    pacer = Pacer(env, events)
+    pacer = Pacer(env, events, groups)
     app = pacer.app
     info: dict[str, Any] = {}
     combatant = pacer.combatant
@@ -224,6 +254,10 @@ def run(
         app.save(tally)
         samples.append(clock() - t0)
     pacer.replay_id = tally.id
+    for _ in range(commands):
+        pacer.save_same()
+    same = pacer.same_saves
+    pacer.same_saves = []
 
     # A command made of library calls only: get (cache hit: fast-forward + deepcopy),
     # trigger one event, save. This is what Fraylog.execute does around its rules.
@@ -264,6 +298,17 @@ def run(
             1.0,
             "new instance (new connections) each",
         ),
+        "same": Row(
+            backend,
+            "baseline: the events of an attack round's commands, one save per command",
+            same,
+            len(same) / (sum(same) / 1e9),
+            "cmds/s",
+            "same",
+            1.0,
+            f"{sum(len(g) for g in groups)} events in {len(groups)} saves per round, the "
+            "payloads fraylog stores for them",
+        ),
         "command": Row(
             backend,
             "baseline: get (cached) + 1 event + save",
@@ -297,6 +342,39 @@ def run(
     )
     rows["replay_no_assert"].ratio = (rows["replay_no_assert"].rate or 0) / replay_rate
     return rows, info, pacer
+
+
+def concurrent_same_rate(pacer: Pacer, callers: int, seconds: float) -> float:
+    """`save_same`'s work by `callers` threads at once, each on an aggregate of its own, for
+    about `seconds`: commands/s of them all (what the library gives concurrent callers)."""
+    import threading
+
+    counts = [0] * callers
+    aggregates = [Tally() for _ in range(callers)]
+    for agg in aggregates:
+        pacer.app.save(agg)
+    start = threading.Barrier(callers + 1)
+    stop = [0]
+
+    def run(i: int) -> None:
+        agg, k = aggregates[i], 0
+        start.wait()
+        while clock() < stop[0]:
+            for p in pacer.groups[k % len(pacer.groups)]:
+                agg.note(p)
+            pacer.app.save(agg)
+            counts[i] += 1
+            k += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(callers)]
+    for t in threads:
+        t.start()
+    t0 = clock()
+    stop[0] = t0 + int(seconds * 1e9)
+    start.wait()
+    for t in threads:
+        t.join()
+    return sum(counts) / ((clock() - t0) / 1e9)
 
 
 def alongside(rate: float, unit: str, how: str = "") -> str:

@@ -8,61 +8,18 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+from pydantic import TypeAdapter
+
 from bench.baseline import Paced, Pacer, alongside
 from bench.timing import Row, clock
+from bench.workload import FIGHTERS, HEAL_EVERY, round_bodies
 from domain import commands as c
 from infra.app import Fraylog
 from infra.settings import Settings
 from projections.view import view_of
 
 NO_SNAPSHOTS = 10**9  # an interval no encounter reaches
-
-# Two Novus fighters from the demo party, with hits enough for hundreds of attacks.
-FIGHTERS = [
-    (
-        "Brakka",
-        "heroes",
-        {
-            "hits": 10_000,
-            "bonuses": {"str": 2, "dex": 1, "spd": 1, "con": 2, "wil": 1, "wis": 0},
-            "melee_ranks": 8,
-            "shield": "normal",
-            "ar": 6,
-            "first_aid": 3,
-            "weapons": [
-                {
-                    "name": "longsword",
-                    "dr": 6,
-                    "stat": "str",
-                    "ranks": 8,
-                    "size": "medium",
-                    "damage_type": "slashing",
-                }
-            ],
-        },
-    ),
-    (
-        "Grukk",
-        "raiders",
-        {
-            "hits": 10_000,
-            "bonuses": {"str": 3, "dex": 0, "spd": 0, "con": 3, "wil": 0, "wis": 0},
-            "melee_ranks": 6,
-            "ar": 4,
-            "weapons": [
-                {
-                    "name": "great axe",
-                    "dr": 8,
-                    "stat": "str",
-                    "ranks": 6,
-                    "size": "large",
-                    "damage_type": "slashing",
-                }
-            ],
-        },
-    ),
-]
-ATTACK_DICE = {"attack": [5, 6]}  # manual faces: 2d10 showing 5 and 6, no explosion
+COMMAND: TypeAdapter[Any] = TypeAdapter(c.Command)
 
 Execute = Callable[[UUID, c.CommandBase], Any]
 
@@ -331,101 +288,126 @@ def adjust_hits_loop(
     return samples
 
 
-def attack_loop(
-    execute: Execute, eid: UUID, a: str, b: str, n: int, warmup: int, between: Between = _nothing
-) -> tuple[list[int], list[int], int]:
-    """Rounds of: b declares an attack on a, a on b (lowest IP declares first), both
-    resolve with manual dice (boons=[]: no waiting on spend_boons), end round.
+def round_commands(a: str, b: str) -> list[Any]:
+    """The commands of one attack round (`bench.workload.ROUND`), as the API parses them."""
+    return [COMMAND.validate_python(body) for body in round_bodies(a, b)]
 
-    Returns per-attack latencies (declare + resolve of one combatant), per-command latencies
-    of those declares and resolves, and the events recorded per attack on average.
-    """
-    execute(eid, c.RollInitiative(combatant=a, ip=20))
-    execute(eid, c.RollInitiative(combatant=b, ip=10))
-    attacks, per_cmd = [], []
-    recorded = 0
-    rounds = warmup + max(1, n // 2)
-    for r in range(rounds):
-        t = {}
-        for who, foe in ((b, a), (a, b)):
+
+class Table:
+    """One table in this process: an encounter played attack round after attack round."""
+
+    def __init__(self, fraylog: Fraylog) -> None:
+        self.fraylog = fraylog
+        self.eid, self.a, self.b = new_fight(fraylog)
+        fraylog.execute(self.eid, c.RollInitiative(combatant=self.a, ip=20))
+        fraylog.execute(self.eid, c.RollInitiative(combatant=self.b, ip=10))
+        self.commands = round_commands(self.a, self.b)
+        self.rounds = 0
+        self.events = 0
+        self.lost = {self.a: 0, self.b: 0}
+
+    def play(self, samples: list[int] | None = None, between: Between = _nothing) -> None:
+        """One round; with `samples`, each command's latency appended and `between` run
+        after it. Every HEAL_EVERY rounds an untimed AdjustHits gives back the hits lost."""
+        for command in self.commands:
             t0 = clock()
-            out = execute(
-                eid,
-                c.Declare(combatant=who, actions=[c.ActionSpec(kind="melee_attack", target=foe)]),
-            )
-            t[who] = [clock() - t0]
-            recorded += _events_in(out)
-        for who in (a, b):  # resolution: highest IP first
-            t0 = clock()
-            out = execute(eid, c.Resolve(dice=ATTACK_DICE, boons=[]))
-            t[who].append(clock() - t0)
-            recorded += _events_in(out)
-        execute(eid, c.EndRound())
-        if r >= warmup:
-            for pair in t.values():
-                attacks.append(sum(pair))
-                per_cmd.extend(pair)
+            out = self.fraylog.execute(self.eid, command)
+            elapsed = clock() - t0
+            for e in out.events:
+                if type(e).__name__ == "DamageApplied":
+                    self.lost[e.combatant] += e.amount
+            if samples is not None:
+                samples.append(elapsed)
+                self.events += len(out.events)
                 between()
-        else:
-            recorded = 0
-    return attacks, per_cmd, recorded // max(1, len(attacks))
+        self.rounds += 1
+        if self.rounds % HEAL_EVERY == 0:
+            for who, amount in self.lost.items():
+                if amount:
+                    self.fraylog.execute(
+                        self.eid, c.AdjustHits(combatant=who, amount=amount, reason="bench: heal")
+                    )
+            self.lost = dict.fromkeys(self.lost, 0)
 
 
-def _events_in(out: Any) -> int:
-    if isinstance(out, dict):  # an HTTP CommandResult
-        return len(out["events"])
-    return len(out.events)
+def interleaved(
+    fights: dict[str, Table], rounds: int, warmup: int = 2, block: int = 2
+) -> dict[str, list[int]]:
+    """Each fight plays `rounds` timed rounds (after `warmup` untimed), `block` rounds at a
+    time in rotation, so that a noisy moment of the machine falls on all of them alike."""
+    for fight in fights.values():
+        for _ in range(warmup):
+            fight.play()
+    samples: dict[str, list[int]] = {k: [] for k in fights}
+    done = 0
+    while done < rounds:
+        for k, fight in fights.items():
+            for _ in range(min(block, rounds - done)):
+                fight.play(samples[k])
+        done += block
+    return samples
+
+
+def round_payloads(settings: Settings) -> list[list[dict[str, Any]]]:
+    """The stored state (less its timestamp) of each event of each command of one attack
+    round, as fraylog records it: the library baseline saves these same payloads."""
+    import json
+
+    with Fraylog(settings) as fraylog:
+        fight = Table(fraylog)
+        fight.play()
+        groups = []
+        for command in fight.commands:
+            out = fraylog.execute(fight.eid, command)
+            group = []
+            for e in out.events:
+                state = json.loads(fraylog.mapper.to_stored_event(e).state)
+                state.pop("timestamp", None)
+                group.append(state)
+            groups.append(group)
+    return groups
 
 
 def command_rows(backend: str, settings: Settings, n: int, warmup: int, pacer: Pacer) -> list[Row]:
+    """AdjustHits (next to the library saving one event per save) and the commands of
+    attack rounds (next to the library saving the same events per command), in-process."""
     with Fraylog(settings) as fraylog:
-        eid, a, b = new_fight(fraylog)
+        eid, a, _ = new_fight(fraylog)
         p = Paced(pacer.save, 10)
         adjust = adjust_hits_loop(fraylog.execute, eid, a, n, warmup, p)
         p.flush()
         adjust_base = pacer.take_save_rate()
-        eid, a, b = new_fight(fraylog)
-        p = Paced(pacer.save, 10)
-        attacks, per_cmd, per_attack = attack_loop(fraylog.execute, eid, a, b, n, warmup, p)
+        fight = Table(fraylog)
+        for _ in range(max(1, warmup // 5)):
+            fight.play()
+        p = Paced(pacer.save_same, 10)
+        attack: list[int] = []
+        while len(attack) < n:
+            fight.play(attack, p)
         p.flush()
-        attack_base = pacer.take_save_rate()
-    return command_result_rows(
-        backend,
-        "in-process execute",
-        adjust,
-        adjust_base,
-        attacks,
-        per_cmd,
-        per_attack,
-        attack_base,
-    )
-
-
-def command_result_rows(
-    backend: str,
-    how: str,
-    adjust: list[int],
-    adjust_base: float,
-    attacks: list[int],
-    per_cmd: list[int],
-    per_attack: int,
-    attack_base: float,
-) -> list[Row]:
-    """Rows whose ratios are to the baseline saves/s measured alongside each loop."""
-
-    def row(what: str, samples: list[int], unit: str, base: float, note: str = "") -> Row:
-        rate = len(samples) / (sum(samples) / 1e9)
-        note = f"{note}; {alongside(base, 'saves/s')}" if note else alongside(base, "saves/s")
-        return Row(backend, f"{how}: {what}", samples, rate, unit, "save", rate / base, note)
-
+        attack_base = pacer.take_same_rate()
+    adjust_rate = len(adjust) / (sum(adjust) / 1e9)
+    attack_rate = len(attack) / (sum(attack) / 1e9)
     return [
-        row("AdjustHits", adjust, "cmds/s", adjust_base),
-        row(
-            "attack (declare + resolve)",
-            attacks,
-            "attacks/s",
-            attack_base,
-            f"2 commands, {per_attack} events",
+        Row(
+            backend,
+            "in-process execute: AdjustHits",
+            adjust,
+            adjust_rate,
+            "cmds/s",
+            "save",
+            adjust_rate / adjust_base,
+            alongside(adjust_base, "saves/s"),
         ),
-        row("declare or resolve (each)", per_cmd, "cmds/s", attack_base),
+        Row(
+            backend,
+            "in-process execute: attack round commands (each)",
+            attack,
+            attack_rate,
+            "cmds/s",
+            "same",
+            attack_rate / attack_base,
+            f"{fight.events / len(attack):.1f} events/cmd; "
+            + alongside(attack_base, "cmds/s", "same events, one save per command"),
+        ),
     ]

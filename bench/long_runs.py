@@ -23,7 +23,6 @@ from uuid import UUID
 
 from bench.baseline import Pacer, Spread, alongside
 from bench.fraylog_runs import (
-    ATTACK_DICE,
     NO_SNAPSHOTS,
     Between,
     _nothing,
@@ -35,6 +34,7 @@ from bench.fraylog_runs import (
     warm_loads,
 )
 from bench.timing import Row, clock, percentile
+from bench.workload import ATTACK_DICE
 from domain import commands as c
 from domain.corrections import fold_without, voided_by
 from infra.app import Fraylog
@@ -258,8 +258,11 @@ def long_rows(
     void_reps: int,
     seed: int,
     log: Callable[[str], None] = print,
+    after: Callable[[Fraylog, Fight, Fight, list[Row]], list[Row]] | None = None,
 ) -> tuple[list[Row], str]:
-    """Every row of the long-encounter section, and a note of sizes and counts."""
+    """Every row of the long-encounter section, and a note of sizes and counts; `after`
+    (the running instance, the encounter with snapshots, the one without, the rows so far)
+    adds its rows after the verify row, before the corrections change the encounters."""
     started = time.monotonic()
     interval = settings.snapshot_interval
     label = f"{events:,} events"
@@ -380,6 +383,9 @@ def long_rows(
                 events,
                 "GET /encounters/{id}/verify's work; reads every event",
             )
+
+            if after is not None:
+                rows += after(fraylog, snapped, plain, rows)
 
             log(f"[{backend}] {label}: void, undo and redo ...")
             voids: dict[str, Corrections] = {}

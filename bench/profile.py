@@ -1,54 +1,221 @@
-"""`--profile`: where an in-process command, a cold load and a void on the long encounter
-spend their time (SQLite)."""
+"""Profiles for the targets a run misses: pyinstrument in this process (a fold, a load, an
+export), py-spy attached to the uvicorn server under load (every thread, idle excluded).
+
+Both become the same summary: own time by package (fraylog's layers, the library, pydantic,
+FastAPI...), the functions with the most own time, and the functions with the most time
+including what they call (fraylog's and the libraries' frames only), in markdown.
+"""
 
 from __future__ import annotations
 
-import argparse
-import cProfile
-import pstats
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
 import tempfile
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from bench import fraylog_runs, long_runs
-from infra.app import Fraylog
-from infra.settings import Settings
+ROOT = Path(__file__).resolve().parent.parent
+STDLIB = sysconfig.get_paths()["stdlib"]
+FRAME = re.compile(r"^(?P<func>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
+# the frames the "total time" list shows: fraylog's layers and the libraries it calls into
+# (not the web stack's wrappers, which hold every request)
+TOTAL = (
+    "fraylog domain",
+    "fraylog projections",
+    "fraylog infra",
+    "fraylog api",
+    "eventsourcing",
+    "pydantic",
+    "psycopg",
+    "stdlib json",
+    "stdlib sqlite3",
+)
+WRAPPERS = {"serve", "WorkerHeader.__call__", "BodyLimit.__call__"}
+
+Frame = tuple[str, str]  # (function, file)
 
 
-def _show(prof: cProfile.Profile, title: str, top: int = 22) -> None:
-    print(f"\n== profile: {title} (top {top} by own time, then by cumulative) ==")
-    stats = pstats.Stats(prof).strip_dirs()
-    stats.sort_stats("tottime").print_stats(top)
-    stats.sort_stats("cumulative").print_stats(top)
+@dataclass
+class Profile:
+    """Stacks (root first) with their weight (samples or seconds)."""
+
+    title: str
+    tool: str
+    stacks: Counter[tuple[Frame, ...]] = field(default_factory=Counter)
+    note: str = ""
+    idle: float = 0  # samples left out: idle thread-pool threads
+
+    @property
+    def total(self) -> float:
+        return sum(self.stacks.values())
 
 
-def profile(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory(prefix="fraylog-prof-") as tmp:
-        settings = Settings(sqlite_path=str(Path(tmp) / "prof.db"))
-        with Fraylog(settings) as fraylog:
-            eid, a, b = fraylog_runs.new_fight(fraylog)
-            prof = cProfile.Profile()
-            prof.enable()
-            fraylog_runs.adjust_hits_loop(fraylog.execute, eid, a, args.commands, 0)
-            fraylog_runs.attack_loop(fraylog.execute, eid, a, b, args.commands, 0)
-            prof.disable()
-            _show(prof, f"in-process execute, {args.commands} AdjustHits then attacks")
-        _, plain, _ = fraylog_runs.build(settings, args.events)
-        prof = cProfile.Profile()
-        prof.enable()
-        fraylog_runs.cold_loads(settings, plain, args.reps)
-        prof.disable()
-        _show(prof, f"cold load of {args.events} events, no snapshots, x{args.reps}")
-        if not args.long_events:
+def package(path: str) -> str:
+    """fraylog's layer, a third-party package, or 'stdlib: module'."""
+    if "site-packages/" in path:
+        return path.split("site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
+    if path.startswith(str(ROOT) + "/"):
+        return "fraylog " + Path(path).relative_to(ROOT).parts[0]
+    if path.startswith(STDLIB):
+        rest = Path(path).relative_to(STDLIB).parts
+        return "stdlib " + (rest[0].removesuffix(".py") if rest else "?")
+    if path.startswith("<frozen "):
+        return "stdlib " + path.removeprefix("<frozen ").rstrip(">")
+    return path or "?"
+
+
+def short(frame: Frame) -> str:
+    func, path = frame
+    where = package(path)
+    name = Path(path).name if path else ""
+    return f"`{func}` ({where}: {name})" if name else f"`{func}` ({where})"
+
+
+def summary(p: Profile, top: int = 12) -> str:
+    """Markdown: own time by package, top own-time functions, top total-time functions."""
+    total = p.total or 1.0
+    own_pkg: Counter[str] = Counter()
+    own_fn: Counter[Frame] = Counter()
+    incl_fn: Counter[Frame] = Counter()
+    for stack, w in p.stacks.items():
+        if not stack:
+            continue
+        own_pkg[package(stack[-1][1])] += w
+        own_fn[stack[-1]] += w
+        for frame in set(stack):
+            incl_fn[frame] += w
+    unit = "samples" if p.tool == "py-spy" else "s"
+    amount = f"{total:,.0f} {unit}" if unit == "samples" else f"{total:.2f} s"
+    if p.idle:
+        amount += f", {p.idle:,.0f} more of idle thread-pool threads left out"
+    lines = [f"**{p.title}** ({p.tool}, {amount}). {p.note}".rstrip(), ""]
+    lines += ["| Own time by package | share |", "|:--|--:|"]
+    lines += [f"| {k} | {v / total:.0%} |" for k, v in own_pkg.most_common(10)]
+    lines += ["", "| Functions by own time | share |", "|:--|--:|"]
+    lines += [f"| {short(k)} | {v / total:.1%} |" for k, v in own_fn.most_common(top)]
+    picked = [
+        (k, v)
+        for k, v in incl_fn.most_common()
+        if package(k[1]) in TOTAL and k[0] not in WRAPPERS and v < total * 0.999
+    ][:top]
+    lines += ["", "| Functions by total time (with what they call) | share |", "|:--|--:|"]
+    lines += [f"| {short(k)} | {v / total:.1%} |" for k, v in picked]
+    return "\n".join(lines) + "\n"
+
+
+# -- pyinstrument (in this process) ----------------------------------------------------------
+
+
+def pyinstrument_available() -> bool:
+    try:
+        import pyinstrument  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def in_process(title: str, fn: Callable[[], Any], note: str = "") -> Profile | None:
+    """Run `fn` under pyinstrument (1 ms interval); None when it is not installed."""
+    if not pyinstrument_available():
+        return None
+    from pyinstrument import Profiler
+
+    profiler = Profiler(interval=0.001, async_mode="disabled")
+    profiler.start()
+    try:
+        fn()
+    finally:
+        session = profiler.stop()
+    prof = Profile(title, "pyinstrument", note=note)
+    root = session.root_frame()
+    if root is None:
+        return prof
+
+    def walk(frame: Any, stack: tuple[Frame, ...]) -> None:
+        if frame.is_synthetic_leaf:  # "[self]" and the like: time of the parent itself
+            prof.stacks[stack] += frame.time
             return
-        with Fraylog(settings) as fraylog:
-            fight = long_runs.build_fight(fraylog, args.long_events)
-            prof = cProfile.Profile()
-            prof.enable()
-            long_runs.void_loop(fraylog, fight, args.void_reps)
-            long_runs.undo_loop(fraylog, fight, args.void_reps)
-            prof.disable()
-            _show(
-                prof,
-                f"{args.void_reps} voids and {args.void_reps} undos/redos on a played "
-                f"{args.long_events}-event encounter",
-            )
+        here = (*stack, (frame.function or "?", frame.file_path or ""))
+        children = frame.children
+        prof.stacks[here] += max(0.0, frame.time - sum(c.time for c in children))
+        for child in children:
+            walk(child, here)
+
+    walk(root, ())
+    return prof
+
+
+# -- py-spy (attached to a server) ------------------------------------------------------------
+
+
+def pyspy_path() -> str | None:
+    here = Path(sys.executable).parent / "py-spy"
+    return str(here) if here.exists() else shutil.which("py-spy")
+
+
+class Spy:
+    """`py-spy record --pid PID` for `seconds`, every thread and child process, raw stacks;
+    started before the load it is to watch and waited for after it."""
+
+    def __init__(self, pid: int, seconds: float, rate: int = 200) -> None:
+        exe = pyspy_path()
+        if exe is None:
+            raise RuntimeError("py-spy is not installed (pip install -e '.[test]')")
+        self.out = tempfile.NamedTemporaryFile(suffix=".txt", delete=False)  # noqa: SIM115
+        self.out.close()
+        self.proc = subprocess.Popen(
+            [
+                exe,
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(max(1, round(seconds))),
+                "--rate",
+                str(rate),
+                "--format",
+                "raw",
+                "--full-filenames",
+                "--subprocesses",
+                "-o",
+                self.out.name,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+
+    def result(self, title: str, note: str = "") -> Profile:
+        _, err = self.proc.communicate(timeout=120)
+        prof = Profile(title, "py-spy", note=note)
+        text = Path(self.out.name).read_text(errors="replace")
+        Path(self.out.name).unlink(missing_ok=True)
+        if self.proc.returncode != 0 and not text:
+            raise RuntimeError(f"py-spy failed: {err.decode(errors='replace')[-500:]}")
+        for line in text.splitlines():
+            stack_text, _, count = line.rpartition(" ")
+            if not stack_text or not count.isdigit():
+                continue
+            frames = []
+            for part in stack_text.split(";"):
+                m = FRAME.match(part)
+                if m is None:  # "process 123:..." headers with --subprocesses
+                    continue
+                frames.append((m["func"], m["file"]))
+            if idle_worker(frames):
+                prof.idle += int(count)
+                continue
+            prof.stacks[tuple(frames)] += int(count)
+        return prof
+
+
+def idle_worker(frames: list[Frame]) -> bool:
+    """A thread-pool thread waiting for work (py-spy counts it as active): `Queue.get`
+    blocked in `Condition.wait`."""
+    names = [f[0] for f in frames[-2:]]
+    return names == ["Queue.get", "Condition.wait"]

@@ -92,10 +92,20 @@ def _fmt_rate(r: Row) -> str:
     return f"{r.rate:,.0f} {r.unit}"
 
 
+RATIO_LABELS = {
+    "save": "saves",
+    "replay": "replay",
+    "same": "same events",
+    "raw": "raw read",
+    "empty": "empty store",
+    "default": "default",
+}
+
+
 def _fmt_ratio(r: Row) -> str:
     if r.ratio is None:
         return ""
-    label = {"save": "saves", "replay": "replay"}.get(r.vs or "", "")
+    label = RATIO_LABELS.get(r.vs or "", "")
     return f"{r.ratio:.2f} ({label})" if r.ratio < 10 else f"{r.ratio:,.0f} ({label})"
 
 
@@ -112,52 +122,137 @@ def cells(r: Row) -> list[str]:
     ]
 
 
-def print_table(rows: list[Row], title: str) -> None:
+TARGET_HEADERS = ["Backend", "Target", "Goal", "Measured", "Ratio or figure", "Met?"]
+LEVER_HEADERS = ["Backend", "Lever: setting", "n", "p50 ms", "p99 ms", "Rate", "× default", "Note"]
+
+
+def _value(t: Any) -> str:
+    if "ms" in t.goal:
+        return f"{t.value:.2f} ms"
+    if "×" in t.goal:
+        return f"{t.value:.2f}×"
+    return f"{t.value:,.0f}/s"
+
+
+def target_cells(t: Any) -> list[str]:
+    met = "met" if t.met else "**MISSED**"
+    if not t.met and t.profile:
+        met += f" (profile: {t.profile})"
+    return [t.backend, t.name, t.goal, t.measured, _value(t), met]
+
+
+def _rich_table(title: str, headers: list[str], rows: list[list[str]], backends: list[str]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title)
+    left = ("Backend", "Measurement", "Note", "Target", "Measured", "Lever: setting")
+    for h in headers:
+        table.add_column(h, justify="left" if h in left else "right")
+    previous = None
+    for cells_, backend in zip(rows, backends, strict=True):
+        if previous is not None and backend != previous:
+            table.add_section()
+        previous = backend
+        table.add_row(*(c.replace("**", "") for c in cells_))
+    return table
+
+
+def print_all(out: Any, title: str) -> None:
     try:
         from rich.console import Console
-        from rich.table import Table
     except ImportError:  # plain text
         print(title)
-        for r in rows:
+        for t in out.targets:
+            print(" | ".join(target_cells(t)))
+        for r in out.levers + out.rows:
             print(" | ".join(cells(r)))
         return
-    table = Table(title=title)
-    for h in HEADERS:
-        table.add_column(h, justify="left" if h in ("Backend", "Measurement", "Note") else "right")
-    previous = None
-    for r in rows:
-        if previous is not None and r.backend != previous:
-            table.add_section()
-        previous = r.backend
-        table.add_row(*cells(r))
-    Console(width=240).print(table)
+    console = Console(width=240)
+    console.print(
+        _rich_table(
+            f"{title}: figures",
+            HEADERS,
+            [cells(r) for r in out.rows],
+            [r.backend for r in out.rows],
+        )
+    )
+    if out.levers:
+        console.print(
+            _rich_table(
+                "Levers, one at a time (× default: rate ÷ the default setting's rate)",
+                LEVER_HEADERS,
+                [cells(r) for r in out.levers],
+                [r.backend for r in out.levers],
+            )
+        )
+    console.print(
+        _rich_table(
+            "Targets",
+            TARGET_HEADERS,
+            [target_cells(t) for t in out.targets],
+            [t.backend for t in out.targets],
+        )
+    )
+    for n in out.notes:
+        console.print(f"- {n}", highlight=False)
 
 
-def markdown_table(rows: list[Row]) -> str:
-    out = [
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "|".join([":--", ":--", "--:", "--:", "--:", "--:", "--:", ":--"]) + "|",
-    ]
+def _md(headers: list[str], align: list[str], rows: list[list[str]]) -> str:
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join(align) + "|"]
     for r in rows:
-        out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells(r)) + " |")
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
     return "\n".join(out)
 
 
-def markdown(
-    rows: list[Row], machine: dict[str, str], run: dict[str, Any], notes: list[str]
-) -> str:
+def markdown_table(rows: list[Row]) -> str:
+    align = [":--", ":--", "--:", "--:", "--:", "--:", "--:", ":--"]
+    return _md(HEADERS, align, [cells(r) for r in rows])
+
+
+def profiles_md(out: Any) -> str:
+    from bench.profile import summary
+
+    if not out.profiles:
+        return "No target was missed, or profiles were skipped: none taken.\n"
+    return "\n".join(summary(p) for p in out.profiles)
+
+
+def markdown(out: Any, machine: dict[str, str], run: dict[str, Any]) -> str:
     info = "\n".join(f"- {k}: {v}" for k, v in machine.items())
     params = "\n".join(f"- {k}: {v}" for k, v in run.items())
-    extra = "\n".join(f"- {n}" for n in notes)
+    extra = "\n".join(f"- {n}" for n in out.notes)
     server = uvicorn_flavour()
     nproc = machine.get("nproc", "?")
+    targets = _md(
+        TARGET_HEADERS,
+        [":--", ":--", ":--", ":--", "--:", ":--"],
+        [target_cells(t) for t in out.targets],
+    )
+    missed = [t for t in out.targets if not t.met]
+    verdict = (
+        f"{len(out.targets) - len(missed)} of {len(out.targets)} targets met."
+        if out.targets
+        else "No target measured (sections skipped)."
+    )
+    levers = _md(
+        LEVER_HEADERS,
+        [":--", ":--", "--:", "--:", "--:", "--:", "--:", ":--"],
+        [cells(r) for r in out.levers],
+    )
     return f"""# Performance
 
-Figures from one run of `make bench` (`.venv/bin/python -m bench`), written by the benchmark
-itself; run it again to refresh them. Options: `--events`, `--commands`, `--reps`,
-`--snapshot-interval`, `--long-events` (0 skips the long section), `--long-reps`,
-`--void-reps`, `--no-postgres`, `--no-http`, `--profile`, `--docs PATH` (see
-`python -m bench --help`).
+Figures from one run of `make bench` (`.venv/bin/python -m bench`, then the crash test
+`python -m bench.crash`, whose table is printed, not written here), written by the benchmark
+itself; run it again to refresh them. It runs from a fresh clone on SQLite alone; PostgreSQL
+is measured too when `FRAYLOG_DATABASE_URL` is set (it must then be reachable) or, when it is
+not set, when `--postgres-url` (default `postgresql://postgres@127.0.0.1:5432/test`) can be
+reached; otherwise its rows are skipped with a note. Everything on PostgreSQL is made in
+schemas of its own (`--schema`, default `fraylog_bench`, and three more named after it),
+dropped at the start and at the end. Sections can be skipped
+(`--skip loads,commands,http,long,growth,levers,profiles`, `--no-postgres`, `--no-http`,
+`--long-events 0`, `--growth-events 0`); `--quick` shrinks every size for a check that it
+all runs; `--growth-events N` sets the size of the grown store (default 1,000,000); see
+`python -m bench --help`. The default run takes about ten minutes on 2 cores.
 
 ## Machine
 
@@ -167,86 +262,92 @@ itself; run it again to refresh them. Options: `--events`, `--commands`, `--reps
 
 {params}
 
+## Targets
+
+{verdict} Each one is measured in this run, next to its yardstick where it is a ratio; a
+missed one names the profile below that explains it.
+
+{targets}
+
+## Levers
+
+Each lever changed alone, on the same workload, the settings taking turns (a few rounds
+each, in rotation) unless said otherwise; "× default" is the rate ÷ the default setting's
+rate (above 1: faster than the default).
+
+{levers}
+
 ## Figures
 
-{markdown_table(rows)}
+{markdown_table(out.rows)}
+
+## Profiles of the missed targets
+
+{profiles_md(out)}
 
 ## How to read it
 
 - The machine is shared and noisy, so absolute numbers move from run to run (and within a
   run). Each row is therefore compared with a **baseline measured alongside it**: the
-  eventsourcing library alone, with a plain `Aggregate` whose one event carries a dict shaped
-  like fraylog's `HitsAdjusted`, in an `Application` given the persistence environment
+  eventsourcing library alone, in an `Application` given the persistence environment
   fraylog's `Settings` build, on the same database. Between a row's timed fraylog operations
-  the benchmark runs as many baseline operations (saves next to commands, in blocks of 10;
-  replays next to loads: one for one next to new-instance loads, in blocks of 5 otherwise),
-  and the row's ratio is to the baseline rate of those interleaved operations (the Note
-  column's "baseline alongside"). Blocks rather than strict alternation, because a
-  1,000-event replay just before a 0.1 ms load evicts that load's data from the CPU caches
-  and inflates it; in blocks only the first operation of each block pays that. The first
-  rows of each backend are the baseline measured on its own. Read the **× baseline** column
-  rather than the raw rates.
-- **× baseline (saves)**: commands (or attacks) per second ÷ the library's saves per second
-  (one event per save). 1.00 would mean a fraylog command costs no more than storing one
-  event; 0.25 means it costs four times as much.
-- **× baseline (replay)**: events per second ÷ the library's replay of an aggregate of the
-  same length with its default projector and no snapshots, loaded the same way: on a new
-  instance next to fraylog's cold loads, and as a cache miss on a running instance (evicted
-  from its cache) next to every other load row. Above 1 means faster than replaying every
-  event with the library (snapshots and the cache do that); below 1 means slower. A new
-  instance runs `CREATE ... IF NOT EXISTS` statements that, on PostgreSQL, touch objects
-  shared by every application in the schema, which is why rows on a running instance are not
-  paired with new-instance replays.
-- The baseline replay uses the library's default projector, `project_aggregate`, which runs
-  `assert isinstance(event, CanMutateProtocol)` (a runtime-checkable Protocol) on every event;
-  fraylog's `project_encounter` leaves that out. The row "projector without isinstance
-  assert" replays the same aggregate without it, to show how much of a ratio that explains.
-- Loads report the median (p50) and p99 of `n` loads (with n = 20 the p99 is about the
-  maximum); their rate is events ÷ p50. For a past version the rate is the mean N ÷ p50 (an
-  "effective" rate: with snapshots only the events after the nearest snapshot are replayed).
-  "Cold" means a new `Fraylog` instance, as after a restart: empty aggregate cache and new
-  database connections, whose first statements are prepared (the instance's construction is
-  not timed). "Cache miss on a running instance" evicts the encounter from the cache of an
-  instance that keeps its connections, as when the LRU cache drops it. "Warm" means the
-  cache already holds the encounter's latest version. `state(id, version=N)` loads that version
-  directly (nearest snapshot at or below N, then the events after it).
-- Command rows time `Fraylog.execute` (or one HTTP request) per command, after a warm-up;
-  the rate is commands ÷ the sum of their latencies (single client, nothing concurrent).
-  An attack is `Declare` + `Resolve` of one combatant with manual dice
-  `{{"attack": [5, 6]}}` and `boons=[]`; each round also has an untimed `EndRound`.
-- HTTP rows run the client (httpx, one connection), the uvicorn server ({server}) and the
-  database on the same {nproc} CPU(s), so they also measure contention between them.
-- p99 on command rows includes the snapshot taken synchronously inside `save` every
-  `snapshot_interval` events.
-- **The long section** (rows named "10,000 events: ..." and the two baselines just above
-  them) is a played fight rather than a run of AdjustHits: rounds in which two fighters
-  each declare and resolve one melee attack with manual dice (`{{"attack": [5, 6]}}`,
-  `boons=[]`: ActionsDeclared, AttackRolled, DamageApplied), then `EndRound`, with an
-  AdjustHits every 25 rounds that gives back the hits lost and AdjustHits filling up to the
-  exact length. It is built twice through `Fraylog.execute`: once by an instance with
-  `snapshot_interval` 10⁹ (no snapshots), then once with snapshots (the Run section's
-  interval). Its ratios are to the library replaying a baseline aggregate of the **same
-  length**, and since such a replay takes a quarter of a second, only 5 replays are spread
-  evenly over each row (after every n/5 of its operations) instead of one for one; so on
-  the sub-millisecond rows (warm loads, loads from a snapshot) 5 of the n samples follow a
-  replay and may be inflated by cold CPU caches, which moves the p99 more than the p50.
-- In the long section, "state(id, version=N)" loads 4 × `--long-reps` random N on a
-  running instance; "verify(id)" is `Fraylog.verify`, the work of
-  `GET /encounters/{{id}}/verify` (read every event, recompute the SHA-256 chain, re-derive
-  the dice; with manual dice that last step only counts the faces).
-- Corrections: "execute Void(first AttackRolled)" alternately voids the encounter's first
-  AttackRolled (its DamageApplied goes with it, by its cause) and voids that void, so
-  the fight stays as played; "Undo() or Redo()" alternately undoes the last command and
-  redoes it. Each one, whatever the snapshots, reads the whole history from the store and
-  folds it without the voided events (`domain.corrections.fold_without`), so its rate is
-  the history's length ÷ p50 and its ratio is to one replay of that many events. The
-  encounter is in the cache when they run (the latest version was loaded first). Under the
-  first void row, "of which cyclic garbage collection" is the time the collector ran
-  during each void (`gc.callbacks`; no rate), and the two halves of a correction's work
-  are timed apart in a loop of their own: reading the history
-  (`list(events.get(id))`) and `fold_without`. The collector's time falls inside them.
-  With n = 6 the p99 is the maximum.
-- No figure here is asserted anywhere: the benchmark only measures.
+  the benchmark runs baseline operations (saves next to commands, in blocks of 10; replays
+  next to loads) and the row's ratio is to the baseline rate of those interleaved
+  operations (the Note column's "alongside"). Read the ratio columns rather than the raw
+  rates.
+- **× (saves)**: commands per second ÷ the library's saves per second, one event per save,
+  the event a dict shaped like fraylog's `HitsAdjusted`.
+- **× (same events)**: commands per second ÷ the library's commands per second when it
+  records **the same events** as an attack round's commands, one save per command: the
+  stored state of fraylog's `ActionsDeclared`, `AttackRolled` + `DamageApplied`, and
+  `RoundEnded` as dict payloads of a plain `Aggregate` (1, 1, 2, 2 and 1 events), timed from
+  the triggers to the end of the save. This is the yardstick of the HTTP target. Over HTTP
+  the library runs for a few seconds right before and right after each load (not during
+  it, so that it does not compete with the server for the CPUs), and the ratio is to the
+  mean of the two.
+- **× (replay)**: events per second ÷ the library's replay of an aggregate of the same
+  length with its default projector and no snapshots, loaded the same way (new instance
+  next to cold loads, cache miss on a running instance otherwise). The library's default
+  projector, `project_aggregate`, runs `assert isinstance(event, CanMutateProtocol)` on every
+  event; fraylog's `project_encounter` leaves it out (see the projector lever).
+- **× (raw read)**: the full fold, `view_of(list(event_log(id)))` (the library reads the rows
+  and its mapper makes domain events of them, then fraylog folds them and builds the view),
+  ÷ a plain `SELECT state ... ORDER BY originator_version` of the same rows on a
+  sqlite3/psycopg connection of its own and `json.loads` of each: the least any reader of
+  the table must do. The two alternate.
+- **× (empty store)**: the growth rows; see `bench/growth.py` for how a million events are
+  stored in a minute (a played 1,000-event encounter whose rows the database copies under
+  new ids, events and snapshots, in batches).
+- Command rows: an attack round is the commands `declare` (b on a), `declare` (a on b),
+  `resolve`, `resolve` (manual dice `{{"attack": [5, 6]}}`, `boons=[]`), `end_round`; every
+  25 rounds an untimed `adjust_hits` gives the fighters back their hits. Rates are commands
+  ÷ the sum of their latencies in-process (one caller), and commands completed ÷ the
+  window over HTTP.
+- **HTTP**: `fraylog serve` as a user runs it (tokens on: each client creates its encounter
+  and sends its GM token as `Authorization: Bearer`; uvicorn's defaults, access log
+  included; {server}) in a subprocess; the clients are threads of another process
+  (`python -m bench.load`), one keep-alive `http.client` connection and one encounter
+  each, a closed loop (each sends its next command when the last is answered). The p99 is
+  the p99 of every command answered inside the window, so it is the latency **at the rate
+  of that row**. Server, clients and database share the same {nproc} CPU(s).
+- Loads: p50 and p99 of n loads; the rate is events ÷ p50 (for a past version the mean N ÷
+  p50). "Cold" is a new `Fraylog` instance (empty cache, new connections); "cache miss on a
+  running instance" evicts the encounter from the cache of an instance that keeps its
+  connections; "warm" is a cache hit.
+- The long section's encounter is a played fight (rounds of attacks, heals every 25
+  rounds, AdjustHits filling up to the exact length), built twice through
+  `Fraylog.execute`: without snapshots and with. Its baselines replay an aggregate of the
+  same length, 5 replays spread over each row. Its corrections (voids, undo/redo) refold the
+  whole history, so their rate is the history's length ÷ p50.
+- Export + verify: the export is the code of `GET /encounters/{{id}}/events?format=ndjson`
+  (the corrections for `voided_by`, then the log page by page through `ndjson_lines`), the
+  verify is what `fraylog verify FILE` does with the file (`json.loads` of each line, then
+  `verification`: the SHA-256 chain, the derived columns, the dice). Over HTTP, the same
+  request to `fraylog serve` with the GM's token, read whole, then verified.
+- Profiles: pyinstrument (1 ms interval) for work in the benchmark's process; py-spy
+  (200 Hz, every thread of the server, idle threads excluded) for the server. "Own time" is
+  time in a function itself; "total" includes what it calls. Shares are of all samples.
+- Targets are judged in this run only; nothing here is asserted by the test suite.
 
 ## Notes from this run
 

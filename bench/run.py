@@ -1,9 +1,20 @@
-"""`python -m bench`: fraylog against the eventsourcing library alone, on SQLite and PostgreSQL.
+"""`python -m bench`: fraylog against the eventsourcing library alone, on SQLite and, when
+it can be reached, PostgreSQL; targets met or missed, the levers one by one, and a profile
+of each missed target.
 
-Per backend, in one run: the library baseline (saves/s, cold replay), fraylog loading a long
-encounter (cold, past versions, full fold), command round trips in-process and over HTTP (a
-uvicorn subprocess), and a played 10,000-event encounter (past versions, cold and warm
-loads, verify, void and undo). Prints one table and writes it to docs/performance.md.
+Per backend, in one run: the library baseline (saves/s, the same events as an attack
+round's commands, replays); fraylog's command path in-process and over HTTP (`fraylog
+serve` in a subprocess, the clients in another: `bench.load`), with 1 client and with
+`--clients` concurrent ones; loads of a 1,000-event encounter; a played 10,000-event
+encounter (random past versions with and without snapshots, cold and warm loads, the full
+fold against a raw SELECT + json.loads of the same rows, export + verify, voids and
+undos); the command path on a store already holding 1,000,000 events against an empty one
+(`bench.growth` says how they are stored fast); the levers. Prints the tables and writes
+them to docs/performance.md with the machine they ran on.
+
+PostgreSQL: FRAYLOG_DATABASE_URL when set (then it must be reachable), else --postgres-url
+(default postgresql://postgres@127.0.0.1:5432/test), skipped with a note when unreachable;
+everything is made in its own schema (--schema), dropped at the start and at the end.
 """
 
 from __future__ import annotations
@@ -14,17 +25,37 @@ import os
 import sys
 import tempfile
 import time
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bench import baseline, fraylog_runs, long_runs, report
-from bench.timing import Row
+from bench import baseline, folds, fraylog_runs, growth, levers, long_runs, report
+from bench import profile as prof
+from bench.timing import Row, percentile
 from infra.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 SCHEMA = "fraylog_bench"
+SECTIONS = ("loads", "commands", "http", "long", "growth", "levers", "profiles")
+
+# option: (default, under --quick)
+SIZES: dict[str, tuple[Any, Any]] = {
+    "events": (1000, 300),
+    "commands": (300, 100),
+    "reps": (20, 5),
+    "warmup": (10, 5),
+    "long_events": (10_000, 2_000),
+    "long_reps": (10, 3),
+    "void_reps": (6, 2),
+    "growth_events": (1_000_000, 100_000),
+    "growth_rounds": (60, 20),
+    "clients": (4, 4),
+    "http_seconds": (8.0, 3.0),
+    "lever_rounds": (40, 10),
+    "lever_events": (2_000, 500),
+}
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -33,58 +64,59 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+
+    def sized(name: str, kind: type, text: str) -> None:
+        full, quick = SIZES[name]
+        p.add_argument(
+            "--" + name.replace("_", "-"),
+            type=kind,
+            default=None,
+            help=f"{text} (default {full:,}; --quick {quick:,})",
+        )
+
     p.add_argument(
-        "--events",
-        type=int,
-        default=1000,
-        help="length of the encounters and of the baseline aggregate (default 1000)",
+        "--quick",
+        action="store_true",
+        help="smaller sizes everywhere (a check that it all runs, in a few minutes)",
     )
-    p.add_argument(
-        "--commands",
-        type=int,
-        default=300,
-        help="timed commands per command benchmark (default 300)",
-    )
-    p.add_argument(
-        "--reps",
-        type=int,
-        default=20,
-        help="loads and folds per row; warm loads and past versions use 2x (default 20)",
-    )
-    p.add_argument("--warmup", type=int, default=10, help="untimed commands first (default 10)")
+    sized("events", int, "length of the 1,000-event section's encounters and baseline aggregate")
+    sized("commands", int, "timed commands per in-process command row")
+    sized("reps", int, "loads and folds per row of the 1,000-event section")
+    sized("warmup", int, "untimed commands first")
+    sized("long_events", int, "length of the played long encounters (0 skips the section)")
+    sized("long_reps", int, "long section: cold loads, verifies, folds, exports per row")
+    sized("void_reps", int, "long section: voids, and undos/redos, per row")
+    sized("growth_events", int, "events already stored for the growth rows (0 skips them)")
+    sized("growth_rounds", int, "growth: timed attack rounds on each store")
+    sized("clients", int, "concurrent HTTP clients (threads of the load generator process)")
+    sized("http_seconds", float, "seconds of each HTTP load")
+    sized("lever_rounds", int, "attack rounds per setting of the command-path levers")
+    sized("lever_events", int, "length of the fights of the snapshot-interval lever")
     p.add_argument(
         "--snapshot-interval",
         type=int,
         default=Settings().snapshot_interval,
-        help="events between snapshots on the snapshotted encounters (default "
-        f"{Settings().snapshot_interval})",
+        help=f"fraylog's snapshot interval (default {Settings().snapshot_interval})",
     )
     p.add_argument(
-        "--long-events",
-        type=int,
-        default=10_000,
-        help="length of the played encounters of the long section (default 10000; 0 skips it)",
-    )
-    p.add_argument(
-        "--long-reps",
-        type=int,
-        default=10,
-        help="long section: cold loads and verifies per row; warm loads use 2x, past "
-        "versions 4x (default 10)",
-    )
-    p.add_argument(
-        "--void-reps",
-        type=int,
-        default=6,
-        help="long section: voids, and undos/redos, per row (default 6)",
+        "--skip",
+        default="",
+        help=f"comma-separated sections to leave out: {', '.join(SECTIONS)}",
     )
     p.add_argument("--no-postgres", action="store_true", help="SQLite only")
-    p.add_argument("--no-http", action="store_true", help="skip the uvicorn rows")
-    p.add_argument("--postgres-url", default=DEFAULT_URL, help=f"default {DEFAULT_URL}")
+    p.add_argument("--no-http", action="store_true", help="the same as --skip http")
+    env_url = os.environ.get("FRAYLOG_DATABASE_URL") or ""
+    p.add_argument(
+        "--postgres-url",
+        default=env_url or DEFAULT_URL,
+        help="PostgreSQL to use (default: FRAYLOG_DATABASE_URL if set, which must then be "
+        f"reachable, else {DEFAULT_URL}, skipped when unreachable)",
+    )
     p.add_argument(
         "--schema",
         default=SCHEMA,
-        help=f"PostgreSQL schema, dropped at start and end (default {SCHEMA})",
+        help=f"PostgreSQL schema, dropped at start and end (default {SCHEMA}; the growth rows "
+        "add two more, named after it)",
     )
     p.add_argument(
         "--docs",
@@ -92,27 +124,34 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="markdown file to write ('' to skip; default docs/performance.md)",
     )
     p.add_argument("--json", default="", help="also write the raw samples to this JSON file")
-    p.add_argument(
-        "--profile",
-        action="store_true",
-        help="afterwards, cProfile an in-process command loop, a cold load and the voids "
-        "and undos of the long section on SQLite and print the top functions (not written "
-        "to the docs)",
-    )
     p.add_argument("--seed", type=int, default=7, help="seed of the random past versions")
     args = p.parse_args(argv)
+    for name, (full, quick) in SIZES.items():
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+    args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    if args.no_http:
+        args.skip.add("http")
+    unknown = args.skip - set(SECTIONS)
+    if unknown:
+        p.error(f"--skip: unknown section(s) {', '.join(sorted(unknown))}")
+    if args.long_events == 0:
+        args.skip.add("long")
+    if args.growth_events == 0:
+        args.skip.add("growth")
     if args.events < 10:
         p.error("--events must be at least 10")
-    if args.commands < 2:
-        p.error("--commands must be at least 2")
+    if args.commands < 10:
+        p.error("--commands must be at least 10")
     if args.long_events and args.long_events < 50:
         p.error("--long-events must be 0 (skip) or at least 50")
-    if args.long_reps < 1 or args.void_reps < 1:
-        p.error("--long-reps and --void-reps must be at least 1")
+    if min(args.long_reps, args.void_reps, args.reps, args.clients, args.lever_rounds) < 1:
+        p.error("--reps, --long-reps, --void-reps, --clients and --lever-rounds: 1 or more")
     if args.snapshot_interval < 1:
         p.error("--snapshot-interval must be at least 1")
     if "bench" not in args.schema:
         p.error("--schema is dropped with CASCADE at start and end: its name must contain 'bench'")
+    args.postgres_required = bool(env_url) and args.postgres_url == env_url
     return args
 
 
@@ -152,130 +191,550 @@ def create_schema(url: str, schema: str) -> None:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
 
 
+# -- targets --------------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """One target of issue 8, as measured on one backend."""
+
+    backend: str
+    name: str
+    goal: str
+    measured: str
+    value: float
+    limit: float
+    at_least: bool = True  # value >= limit (else value <= limit)
+    profile: str = ""  # the title of the profile that explains a miss
+
+    @property
+    def met(self) -> bool:
+        return self.value >= self.limit if self.at_least else self.value <= self.limit
+
+
+@dataclass
+class Results:
+    rows: list[Row] = field(default_factory=list)
+    levers: list[Row] = field(default_factory=list)
+    targets: list[Target] = field(default_factory=list)
+    profiles: list[prof.Profile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Backend:
+    """What one backend's sections share."""
+
+    name: str
+    settings: Settings  # the benchmark's own store
+    server: Settings  # the store of the uvicorn runs
+    baseline_env: dict[str, str]
+    stores: Callable[[str], Settings]  # another fresh store, by name (growth)
+    args: argparse.Namespace
+    out: Results
+
+    @property
+    def pg(self) -> bool:
+        return self.settings.database_url is not None
+
+    def wants(self, section: str) -> bool:
+        return section not in self.args.skip
+
+    def profile(self, p: prof.Profile | None) -> str:
+        if p is None:
+            self.out.notes.append(
+                f"{self.name}: no profile of a missed target: pyinstrument/py-spy are not "
+                "installed (pip install -e '.[test]')"
+            )
+            return ""
+        self.out.profiles.append(p)
+        return p.title
+
+
+def p99_limit(b: Backend) -> float:
+    return 50.0 if b.pg else 20.0
+
+
+# -- HTTP -----------------------------------------------------------------------------------
+
+
+def http_section(b: Backend, pacer: baseline.Pacer) -> None:
+    from bench.over_http import Server, load_row, load_run
+
+    args = b.args
+    base_s = min(2.0, max(0.5, args.http_seconds / 4))
+    log(
+        f"[{b.name}] HTTP: fraylog serve; load from a separate process (1, then "
+        f"{args.clients} clients, {args.http_seconds:g} s each) ..."
+    )
+    with Server(b.server) as server:
+        one = load_run(server, 1, args.http_seconds, 3, pacer.save_same, base_s)
+        many = load_run(server, args.clients, args.http_seconds, 3, pacer.save_same, base_s)
+    threaded = baseline.concurrent_same_rate(pacer, args.clients, 2 * base_s)
+    how = "fraylog serve (1 worker), tokens"
+    b.out.rows.append(load_row(b.name, "HTTP, 1 client: attack round commands", one, how))
+    b.out.rows.append(
+        load_row(
+            b.name,
+            f"HTTP, {args.clients} clients (separate process): attack round commands",
+            many,
+            f"{how}; the library with {args.clients} threads: {threaded:,.0f} cmds/s",
+        )
+    )
+    title = ""
+    limit = p99_limit(b)
+    missed = many.ratio < 0.8 or many.p99_ms > limit
+    if missed and b.wants("profiles") and prof.pyspy_path():
+        log(f"[{b.name}] HTTP: profiling the server under the same load (py-spy) ...")
+        with Server(b.server) as server:
+            spy = prof.Spy(server.proc.pid, args.http_seconds)
+            from bench.over_http import generate
+
+            generate(server.url, args.clients, args.http_seconds, 3)
+            title = b.profile(
+                spy.result(
+                    f"{b.name}: the server under {args.clients} HTTP clients",
+                    "Every thread of `fraylog serve` (the event loop and the thread pool), "
+                    "idle excluded, sampled while the load generator ran.",
+                )
+            )
+    b.out.targets.append(
+        Target(
+            b.name,
+            "HTTP command path ≥ 0.8 × the library saving the same events",
+            "≥ 0.8×",
+            f"{many.rate:,.0f} cmds/s ({args.clients} clients) vs {many.base:,.0f} cmds/s "
+            f"(one caller; with {args.clients} threads the library made {threaded:,.0f}: "
+            f"{many.rate / threaded:.2f}×)",
+            many.ratio,
+            0.8,
+            profile=title,
+        )
+    )
+    b.out.targets.append(
+        Target(
+            b.name,
+            f"p99 ≤ {limit:.0f} ms at that rate",
+            f"≤ {limit:.0f} ms",
+            f"p99 {many.p99_ms:.1f} ms, p50 {many.p50_ms:.1f} ms at {many.rate:,.0f} cmds/s",
+            many.p99_ms,
+            limit,
+            at_least=False,
+            profile=title,
+        )
+    )
+    if b.pg and b.wants("levers"):
+        http_levers(b, pacer, many, base_s)
+
+
+def http_levers(b: Backend, pacer: baseline.Pacer, default: Any, base_s: float) -> None:
+    """Pool size and workers under the same load, one run after the other (a server is
+    started for each); × default is the rate ÷ the default run's."""
+    from bench.over_http import Server, load_run
+
+    args = b.args
+    runs: list[tuple[str, str, Any]] = [
+        ("connection pool (FRAYLOG_POOL_SIZE)", "5 (default), 1 worker", default)
+    ]
+    for size in (1, 10):
+        log(f"[{b.name}] lever: pool size {size} under HTTP load ...")
+        with Server(replace(b.server, pool_size=size)) as server:
+            runs.append(
+                (
+                    "connection pool (FRAYLOG_POOL_SIZE)",
+                    str(size),
+                    load_run(server, args.clients, args.http_seconds, 3, pacer.save_same, base_s),
+                )
+            )
+    log(f"[{b.name}] lever: 2 uvicorn workers under HTTP load ...")
+    with Server(b.server, workers=2) as server:
+        runs.append(
+            (
+                "uvicorn workers (fraylog serve --workers)",
+                "2",
+                load_run(server, args.clients, args.http_seconds, 3, pacer.save_same, base_s),
+            )
+        )
+    for lever, setting, load in runs:
+        b.out.levers.append(
+            Row(
+                b.name,
+                f"{lever}: {setting}",
+                load.samples,
+                load.rate,
+                "cmds/s",
+                "default",
+                load.rate / default.rate,
+                f"{args.clients} HTTP clients, runs one after the other; {load.ratio:.2f}× the "
+                f"library just before and after ({load.base:,.0f} cmds/s); workers answering: "
+                f"{len(load.workers)}",
+            )
+        )
+
+
+# -- the long encounter ---------------------------------------------------------------------
+
+
+def long_section(b: Backend) -> None:
+    args = b.args
+    label = f"{args.long_events:,} events"
+
+    def after(fraylog: Any, snapped: Any, plain: Any, so_far: list[Row]) -> list[Row]:
+        past_target(b, fraylog, snapped.eid, so_far)
+        rows: list[Row] = []
+        log(f"[{b.name}] {label}: full fold against a raw SELECT + json.loads ...")
+        fold_rows, f = folds.fold_vs_raw(
+            b.name, label, fraylog, plain.eid, args.long_events, max(5, args.long_reps)
+        )
+        rows += fold_rows
+        title = ""
+        if f["fold_rate"] / f["raw_rate"] < 0.5 and b.wants("profiles"):
+            title = b.profile(
+                prof.in_process(
+                    f"{b.name}: full fold of {label}, view_of(list(event_log(id))) x3",
+                    lambda: [view_of_log(fraylog, plain.eid) for _ in range(3)],
+                )
+            )
+        b.out.targets.append(
+            Target(
+                b.name,
+                "full fold ≥ 0.5 × raw SELECT + JSON decode",
+                "≥ 0.5×",
+                f"{f['fold_rate']:,.0f} vs {f['raw_rate']:,.0f} events/s",
+                f["fold_rate"] / f["raw_rate"],
+                0.5,
+                profile=title,
+            )
+        )
+
+        log(f"[{b.name}] {label}: export + verify ...")
+        ev_rows, rate = folds.export_verify(
+            b.name, label, fraylog, snapped.eid, args.long_events, max(3, args.long_reps // 2)
+        )
+        rows += ev_rows
+        title = ""
+        if rate < 50_000 and b.wants("profiles"):
+            title = b.profile(
+                prof.in_process(
+                    f"{b.name}: export + verify of {label}, in-process x2",
+                    lambda: [
+                        folds.verify_lines(folds.export_lines(fraylog, snapped.eid))
+                        for _ in range(2)
+                    ],
+                )
+            )
+        b.out.targets.append(
+            Target(
+                b.name,
+                "export + verify ≥ 50,000 events/s (in-process: the route's export code, "
+                "then `fraylog verify FILE`'s)",
+                "≥ 50,000/s",
+                f"{rate:,.0f} events/s",
+                rate,
+                50_000,
+                profile=title,
+            )
+        )
+        if b.wants("http"):
+            rows += export_over_http(b, fraylog, snapped.eid, label)
+
+        if b.wants("levers"):
+            log(f"[{b.name}] lever: the projector ...")
+            samples = folds.projector_lever(
+                fraylog, plain.eid, args.long_events, max(3, args.long_reps // 2)
+            )
+            default_k = next(iter(samples))
+
+            def rate_of(s: list[int]) -> float:
+                return args.long_events / (percentile([float(x) for x in s], 0.5) / 1e9)
+
+            for k, s in samples.items():
+                b.out.levers.append(
+                    levers.lever_row(
+                        b.name,
+                        "projector",
+                        k,
+                        s,
+                        rate_of(s),
+                        "events/s",
+                        rate_of(samples[default_k]),
+                        f"cache miss on a running instance, {label}, no snapshots; "
+                        "alternated; rate = events / p50",
+                    )
+                )
+        return rows
+
+    rows, note = long_runs.long_rows(
+        b.name,
+        b.settings,
+        b.baseline_env,
+        args.long_events,
+        args.long_reps,
+        args.void_reps,
+        args.seed,
+        log,
+        after,
+    )
+    b.out.rows += rows
+    b.out.notes.append(note)
+
+
+def past_target(b: Backend, fraylog: Any, eid: Any, rows: list[Row]) -> None:
+    """Any version of the long encounter in 5 ms: the p99 of its random past versions."""
+    label = f"{b.args.long_events:,} events"
+    interval = b.settings.snapshot_interval
+    past = next(
+        r for r in rows if "state(id, version=N)" in r.what and f"every {interval}" in r.what
+    )
+    worst = max(past.samples_ns) / 1e6
+    title = ""
+    if past.p99_ms > 5.0 and b.wants("profiles"):
+        import random
+
+        rng = random.Random(b.args.seed)
+        title = b.profile(
+            prof.in_process(
+                f"{b.name}: state(id, version=N) of {label}, 100 random N",
+                lambda: [
+                    fraylog.state(eid, rng.randint(1, b.args.long_events)) for _ in range(100)
+                ],
+            )
+        )
+    b.out.targets.append(
+        Target(
+            b.name,
+            f"any version of a {label} encounter ≤ 5 ms (snapshots every {interval})",
+            "≤ 5 ms",
+            f"p99 {past.p99_ms:.2f} ms, p50 {past.p50_ms:.2f} ms, max {worst:.2f} ms over "
+            f"{past.n} random versions",
+            past.p99_ms,
+            5.0,
+            at_least=False,
+            profile=title,
+        )
+    )
+
+
+def view_of_log(fraylog: Any, eid: Any) -> Any:
+    from projections.view import view_of
+
+    return view_of(list(fraylog.event_log(eid)))
+
+
+def export_over_http(b: Backend, fraylog: Any, eid: Any, label: str) -> list[Row]:
+    from bench.over_http import Server
+
+    log(f"[{b.name}] {label}: export over HTTP + verify ...")
+    token = fraylog.access.mint(eid, "gm")
+    reps = max(3, b.args.long_reps // 2)
+    with Server(b.settings) as server:
+        row, rate = folds.export_verify_http(
+            b.name, label, server.url, token, eid, b.args.long_events, reps
+        )
+        title = ""
+        if rate < 50_000 and b.wants("profiles") and prof.pyspy_path():
+            seconds = max(2.0, 2 * row.p50_ms / 1e3)
+            spy = prof.Spy(server.proc.pid, seconds)
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                folds.export_verify_http(
+                    b.name, label, server.url, token, eid, b.args.long_events, 1
+                )
+            title = b.profile(
+                spy.result(
+                    f"{b.name}: the server streaming GET …/events?format=ndjson of {label}",
+                    "Every thread of `fraylog serve`, idle excluded; the client verifying in "
+                    "another process is not in it.",
+                )
+            )
+    b.out.targets.append(
+        Target(
+            b.name,
+            "export + verify ≥ 50,000 events/s (over HTTP: GET …/events?format=ndjson)",
+            "≥ 50,000/s",
+            f"{rate:,.0f} events/s",
+            rate,
+            50_000,
+            profile=title,
+        )
+    )
+    return [row]
+
+
+# -- growth ---------------------------------------------------------------------------------
+
+
+def growth_section(b: Backend) -> None:
+    args = b.args
+    empty, grown = b.stores("empty"), b.stores("grown")
+    rows, info = growth.growth_rows(
+        b.name, empty, grown, args.growth_events, args.growth_rounds, log
+    )
+    b.out.rows += rows
+    b.out.notes.append(
+        f"{b.name}, growth: {info['stored']:,} events stored as a played {growth.TEMPLATE:,}-"
+        f"event encounter ({info['played_s']:.1f} s) and {info['copies']:,} copies of its "
+        f"rows made by the database ({info['copied_s']:.1f} s, {info['rows_per_s']:,.0f} "
+        "events/s)."
+    )
+    title = ""
+    if info["ratio"] < 0.8 and b.wants("profiles"):
+        from bench.fraylog_runs import Table
+        from infra.app import Fraylog
+
+        with Fraylog(grown) as fraylog:
+            table = Table(fraylog)
+            title = b.profile(
+                prof.in_process(
+                    f"{b.name}: attack rounds on the store holding {info['stored']:,} events",
+                    lambda: [table.play() for _ in range(10)],
+                )
+            )
+    b.out.targets.append(
+        Target(
+            b.name,
+            f"command path with {info['stored']:,} events stored ≥ 0.8 × an empty store",
+            "≥ 0.8×",
+            f"{rows[1].rate:,.0f} vs {rows[0].rate:,.0f} cmds/s",
+            info["ratio"],
+            0.8,
+            profile=title,
+        )
+    )
+
+
+# -- levers ---------------------------------------------------------------------------------
+
+
+def lever_section(b: Backend) -> None:
+    args = b.args
+    log(f"[{b.name}] levers: the aggregate cache ...")
+    b.out.levers += levers.cache_lever(b.name, b.settings, args.lever_rounds)
+    log(f"[{b.name}] levers: one save per command or per event ...")
+    b.out.levers += levers.save_lever(b.name, b.settings, args.lever_rounds)
+    if b.pg:
+        log(f"[{b.name}] levers: database functions ...")
+        b.out.levers += levers.db_functions_lever(b.name, b.settings, args.lever_rounds)
+    log(f"[{b.name}] levers: snapshot intervals 10, 100, 1000 ...")
+    b.out.levers += levers.snapshot_lever(
+        b.name, b.settings, args.lever_events, max(10, 2 * args.long_reps), args.seed
+    )
+
+
 # -- one backend ----------------------------------------------------------------------------
 
 
-def run_backend(
-    backend: str,
-    settings: Settings,
-    baseline_env: dict[str, str],
-    server_settings: Settings,
-    args: argparse.Namespace,
-    notes: list[str],
-) -> list[Row]:
+def run_backend(b: Backend) -> None:
+    args = b.args
     t0 = time.monotonic()
-    log(f"[{backend}] baseline: eventsourcing alone ...")
-    base, info, pacer = baseline.run(backend, baseline_env, args.events, args.reps, args.commands)
+    log(f"[{b.name}] baseline: eventsourcing alone ...")
+    groups = fraylog_runs.round_payloads(b.stores("payloads"))
+    base, info, pacer = baseline.run(
+        b.name, b.baseline_env, args.events, args.reps, args.commands, groups
+    )
     try:
-        rows = [base[k] for k in ("save", "replay", "replay_no_assert", "running", "command")]
-
-        log(f"[{backend}] fraylog: building two {args.events}-event encounters, loading them ...")
-        loads, built = fraylog_runs.load_rows(
-            backend, settings, args.events, args.reps, pacer, args.seed
-        )
-        rows += loads
-
-        log(f"[{backend}] fraylog: in-process commands ...")
-        rows += fraylog_runs.command_rows(backend, settings, args.commands, args.warmup, pacer)
-
-        if not args.no_http:
-            from bench.over_http import http_rows
-
-            log(f"[{backend}] fraylog: HTTP commands (uvicorn subprocess) ...")
-            rows += http_rows(backend, server_settings, args.commands, args.warmup, pacer)
+        b.out.rows += [
+            base[k] for k in ("save", "same", "replay", "replay_no_assert", "running", "command")
+        ]
+        if b.wants("commands"):
+            log(f"[{b.name}] fraylog: in-process commands ...")
+            b.out.rows += fraylog_runs.command_rows(
+                b.name, b.settings, args.commands, args.warmup, pacer
+            )
+        if b.wants("http"):
+            http_section(b, pacer)
+        if b.wants("loads"):
+            log(f"[{b.name}] fraylog: two {args.events}-event encounters, loading them ...")
+            loads, built = fraylog_runs.load_rows(
+                b.name, b.settings, args.events, args.reps, pacer, args.seed
+            )
+            b.out.rows += loads
+            b.out.notes.append(
+                f"{b.name}: a stored HitsAdjusted is {built['fraylog_event_bytes']} bytes of "
+                f"state, a baseline event {info['baseline_event_bytes']}; the latest snapshot "
+                f"is {built['snapshot_bytes']:,} bytes. Building the no-snapshot encounter ran "
+                f"{built['build_cmds_per_s']:,.0f} AdjustHits/s."
+            )
     finally:
         pacer.close()
-    long_note = ""
-    if args.long_events:
-        long, long_note = long_runs.long_rows(
-            backend,
-            settings,
-            baseline_env,
-            args.long_events,
-            args.long_reps,
-            args.void_reps,
-            args.seed,
-            log,
-        )
-        rows += long
+    if b.wants("long"):
+        long_section(b)
+    if b.wants("growth"):
+        growth_section(b)
+    if b.wants("levers"):
+        lever_section(b)
+    b.out.notes.append(f"{b.name}: done in {time.monotonic() - t0:.0f} s.")
 
-    notes.append(
-        f"{backend}: a stored HitsAdjusted is {built['fraylog_event_bytes']} bytes of state, "
-        f"a baseline event {info['baseline_event_bytes']}; the latest snapshot is "
-        f"{built['snapshot_bytes']:,} bytes. Snapshots stored: {built['snapshots_snapped']} on "
-        f"the snapshotted encounter, {built['snapshots_plain']} on the other. Building the "
-        f"no-snapshot encounter ran {built['build_cmds_per_s']:,.0f} AdjustHits/s. "
-        f"Backend done in {time.monotonic() - t0:.0f} s."
-    )
-    if long_note:
-        notes.append(long_note)
-    return rows
+
+# -- main -----------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     started = time.monotonic()
     machine = report.machine_info()
-    rows: list[Row] = []
-    notes: list[str] = []
+    out = Results()
+    every = args.snapshot_interval
 
     with tempfile.TemporaryDirectory(prefix="fraylog-bench-") as tmp:
-        every = args.snapshot_interval
-        sqlite = Settings(sqlite_path=str(Path(tmp) / "fraylog.db"), snapshot_interval=every)
-        base_env = {**sqlite.eventsourcing_env(), "SQLITE_DBNAME": str(Path(tmp) / "base.db")}
-        server = Settings(  # the uvicorn process's own file
-            sqlite_path=str(Path(tmp) / "server.db"), snapshot_interval=every
+
+        def sqlite_store(name: str) -> Settings:
+            return Settings(sqlite_path=str(Path(tmp) / f"{name}.db"), snapshot_interval=every)
+
+        sqlite = sqlite_store("fraylog")
+        run_backend(
+            Backend(
+                "SQLite",
+                sqlite,
+                sqlite_store("server"),  # the uvicorn process's own file
+                {**sqlite.eventsourcing_env(), "SQLITE_DBNAME": str(Path(tmp) / "base.db")},
+                sqlite_store,
+                args,
+                out,
+            )
         )
-        rows += run_backend("SQLite", sqlite, base_env, server, args, notes)
 
     pg_version = None if args.no_postgres else postgres_version(args.postgres_url)
     if args.no_postgres:
-        notes.append("PostgreSQL: skipped (--no-postgres).")
+        out.notes.append("PostgreSQL: skipped (--no-postgres).")
     elif pg_version is None:
+        if args.postgres_required:
+            log("FRAYLOG_DATABASE_URL is set but PostgreSQL cannot be reached: stopping.")
+            return 2
         print(f"PostgreSQL at {args.postgres_url} is unreachable: its rows are skipped.")
-        notes.append(f"PostgreSQL: unreachable at {args.postgres_url}; its rows are skipped.")
+        out.notes.append(f"PostgreSQL: unreachable at {args.postgres_url}; its rows are skipped.")
     else:
         machine["PostgreSQL"] = f"{pg_version} (local, 127.0.0.1)"
-        pg = Settings(
-            database_url=args.postgres_url,
-            postgres_schema=args.schema,
-            snapshot_interval=args.snapshot_interval,
-        )
-        drop_schema(args.postgres_url, args.schema)
+        schemas = [args.schema, f"{args.schema}_empty", f"{args.schema}_grown", f"{args.schema}_p"]
+        names = {"empty": schemas[1], "grown": schemas[2], "payloads": schemas[3]}
+
+        def pg_store(name: str) -> Settings:
+            return Settings(
+                database_url=args.postgres_url,
+                postgres_schema=names.get(name, args.schema),
+                snapshot_interval=every,
+            )
+
+        for s in schemas:
+            drop_schema(args.postgres_url, s)
         try:
             create_schema(args.postgres_url, args.schema)
-            rows += run_backend("PostgreSQL", pg, pg.eventsourcing_env(), pg, args, notes)
+            pg = pg_store("fraylog")
+            run_backend(Backend("PostgreSQL", pg, pg, pg.eventsourcing_env(), pg_store, args, out))
         finally:
-            drop_schema(args.postgres_url, args.schema)
+            for s in schemas:
+                drop_schema(args.postgres_url, s)
 
     elapsed = time.monotonic() - started
-    run_info: dict[str, Any] = {
-        "Command": " ".join(["python -m bench", *(sys.argv[1:] if argv is None else argv)]),
-        "Encounter / aggregate length": f"{args.events:,} events",
-        "Timed commands per command row": f"{args.commands} (after {args.warmup} warm-up)",
-        "Loads and folds per row": (f"{args.reps} (warm loads and past versions: {2 * args.reps})"),
-        "Snapshot interval": str(args.snapshot_interval),
-        "Long section": (
-            f"a played {args.long_events:,}-event encounter with snapshots and one without; "
-            f"cold loads and verifies per row: {args.long_reps} (warm loads "
-            f"{2 * args.long_reps}, past versions {4 * args.long_reps}); voids and "
-            f"undos/redos per row: {args.void_reps}; baseline replays per row: "
-            f"{long_runs.BASE_OPS}"
-            if args.long_events
-            else "skipped (--long-events 0)"
-        ),
-        "Total run time": f"{elapsed:.0f} s",
-        "Load average at the end": ", ".join(f"{x:.2f}" for x in os.getloadavg()),
-    }
-    title = f"fraylog vs eventsourcing alone ({args.events:,} events, {args.commands} commands)"
-    report.print_table(rows, title)
-    for n in notes:
-        print(f"- {n}")
+    run_info = run_description(args, argv, elapsed)
+    report.print_all(
+        out, f"fraylog vs eventsourcing alone ({machine['CPU']}, nproc {machine['nproc']})"
+    )
     print(f"Total run time {elapsed:.0f} s")
     if args.docs:
         path = Path(args.docs)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.markdown(rows, machine, run_info, notes))
+        path.write_text(report.markdown(out, machine, run_info))
         print(f"wrote {path}")
     if args.json:
         Path(args.json).write_text(
@@ -283,14 +742,37 @@ def main(argv: list[str] | None = None) -> int:
                 {
                     "machine": machine,
                     "run": run_info,
-                    "notes": notes,
-                    "rows": [asdict(r) for r in rows],
+                    "notes": out.notes,
+                    "targets": [asdict(t) | {"met": t.met} for t in out.targets],
+                    "rows": [asdict(r) for r in out.rows + out.levers],
                 },
                 indent=1,
             )
         )
-    if args.profile:
-        from bench.profile import profile
-
-        profile(args)
     return 0
+
+
+def run_description(
+    args: argparse.Namespace, argv: list[str] | None, elapsed: float
+) -> dict[str, str]:
+    skipped = ", ".join(sorted(args.skip)) or "none"
+    return {
+        "Command": " ".join(["python -m bench", *(sys.argv[1:] if argv is None else argv)]),
+        "Sections skipped": skipped,
+        "Snapshot interval": str(args.snapshot_interval),
+        "In-process command rows": f"{args.commands} timed commands (after {args.warmup})",
+        "HTTP": f"1 client, then {args.clients} concurrent clients (threads of one load "
+        f"generator process, `python -m bench.load`), {args.http_seconds:g} s each, after 3 "
+        "untimed rounds per client",
+        "1,000-event section": f"{args.events:,} events, {args.reps} loads per row",
+        "Long section": f"a played {args.long_events:,}-event encounter with snapshots and one "
+        f"without; {args.long_reps} cold loads and verifies per row (warm loads "
+        f"{2 * args.long_reps}, past versions {4 * args.long_reps}); {args.void_reps} voids "
+        "and undos/redos per row",
+        "Growth": f"{args.growth_events:,} events stored; {args.growth_rounds} timed attack "
+        "rounds on each store",
+        "Levers": f"{args.lever_rounds} attack rounds per setting; snapshot-interval fights of "
+        f"{args.lever_events:,} events",
+        "Total run time": f"{elapsed:.0f} s",
+        "Load average at the end": ", ".join(f"{x:.2f}" for x in os.getloadavg()),
+    }

@@ -1,0 +1,218 @@
+"""On the long encounter: the full fold against a raw SELECT + json.loads of the same rows,
+export + verify (in this process and over HTTP), and the projector lever."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from bench.timing import Row, clock, percentile
+from domain.corrections import voided_by
+from domain.encounter import project_encounter
+from infra.app import Fraylog
+from infra.settings import Settings
+from projections.audit import verification
+from projections.export import ndjson_lines
+from projections.view import view_of
+
+
+def _p50(samples: list[int]) -> float:
+    return percentile([float(x) for x in samples], 0.5)
+
+
+class RawReader:
+    """The stored events of one encounter with no library: a plain SELECT of the rows'
+    state, in order, and json.loads of each (what any reader of the table must do at
+    least)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        if settings.database_url:
+            import psycopg
+            from psycopg import sql
+
+            self.conn: Any = psycopg.connect(settings.database_url, autocommit=True)
+            table = sql.Identifier(settings.postgres_schema or "public", "fraylog_events")
+            self.query: Any = sql.SQL(
+                "SELECT state FROM {} WHERE originator_id = %s ORDER BY originator_version"
+            ).format(table)
+        else:
+            self.conn = sqlite3.connect(settings.sqlite_path)
+            self.query = (
+                "SELECT state FROM stored_events WHERE originator_id = ? "
+                "ORDER BY originator_version"
+            )
+
+    def read(self, eid: UUID) -> list[dict[str, Any]]:
+        if self.settings.database_url:
+            rows = self.conn.execute(self.query, (eid,), prepare=True).fetchall()
+        else:
+            rows = self.conn.execute(self.query, (eid.hex,)).fetchall()
+        return [json.loads(state) for (state,) in rows]
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def fold_vs_raw(
+    backend: str, label: str, fraylog: Fraylog, eid: UUID, events: int, reps: int
+) -> tuple[list[Row], dict[str, float]]:
+    """view_of(list(event_log(id))) and the raw read, alternately, `reps` times each."""
+    raw = RawReader(fraylog.settings)
+    try:
+        assert len(raw.read(eid)) == events
+        view_of(fraylog.event_log(eid))  # both warm
+        folds, reads = [], []
+        for _ in range(reps):
+            t0 = clock()
+            rows = raw.read(eid)
+            reads.append(clock() - t0)
+            del rows
+            t0 = clock()
+            view = view_of(list(fraylog.event_log(eid)))
+            folds.append(clock() - t0)
+            assert view["version"] == events
+    finally:
+        raw.close()
+    raw_rate = events / (_p50(reads) / 1e9)
+    fold_rate = events / (_p50(folds) / 1e9)
+    rows = [
+        Row(
+            backend,
+            f"{label}: raw SELECT + json.loads of the stored rows (no library)",
+            reads,
+            raw_rate,
+            "events/s",
+            "raw",
+            1.0,
+            "plain sqlite3/psycopg on its own connection; alternated with the row below",
+        ),
+        Row(
+            backend,
+            f"{label}: full fold, view_of(list(event_log(id)))",
+            folds,
+            fold_rate,
+            "events/s",
+            "raw",
+            fold_rate / raw_rate,
+            "read through the library's mapper into domain events, then fold and view",
+        ),
+    ]
+    return rows, {"fold_rate": fold_rate, "raw_rate": raw_rate}
+
+
+def export_lines(fraylog: Fraylog, eid: UUID) -> list[str]:
+    """What `GET /encounters/{id}/events?format=ndjson` streams: the corrections first (for
+    `voided_by`), then the log page by page as NDJSON lines."""
+    voided = voided_by(fraylog.corrections(eid))
+    return [line for page in fraylog.event_pages(eid) for line in ndjson_lines(page, voided)]
+
+
+def verify_lines(lines: list[str]) -> dict[str, Any]:
+    """What `fraylog verify FILE` does with an NDJSON export."""
+    return verification([json.loads(line) for line in lines if line.strip()])
+
+
+def export_verify(
+    backend: str, label: str, fraylog: Fraylog, eid: UUID, events: int, reps: int
+) -> tuple[list[Row], float]:
+    """Export (in this process, the route's code) then verify, `reps` times."""
+    totals, exports, verifies = [], [], []
+    for _ in range(reps):
+        t0 = clock()
+        lines = export_lines(fraylog, eid)
+        t1 = clock()
+        report = verify_lines(lines)
+        t2 = clock()
+        assert report["ok"] and len(lines) == events, report
+        exports.append(t1 - t0)
+        verifies.append(t2 - t1)
+        totals.append(t2 - t0)
+    rate = events / (_p50(totals) / 1e9)
+    rows = [
+        Row(
+            backend,
+            f"{label}: export NDJSON + verify it, in-process",
+            totals,
+            rate,
+            "events/s",
+            note="the export route's code (corrections, pages, ndjson_lines), then json.loads "
+            "of each line and `verification` (hash chain, derived columns, dice)",
+        ),
+        Row(
+            backend,
+            "  of which the export",
+            exports,
+            events / (_p50(exports) / 1e9),
+            "events/s",
+        ),
+        Row(
+            backend,
+            "  of which verify (json.loads + verification)",
+            verifies,
+            events / (_p50(verifies) / 1e9),
+            "events/s",
+        ),
+    ]
+    return rows, rate
+
+
+def export_verify_http(
+    backend: str, label: str, url: str, token: str, eid: UUID, events: int, reps: int
+) -> tuple[Row, float]:
+    """`GET /encounters/{id}/events?format=ndjson` (streamed) then verify, `reps` times."""
+    totals = []
+    with httpx.Client(base_url=url, timeout=120.0) as client:
+        headers = {"Authorization": f"Bearer {token}"}
+        for _ in range(reps):
+            t0 = clock()
+            r = client.get(
+                f"/encounters/{eid}/events", params={"format": "ndjson"}, headers=headers
+            )
+            r.raise_for_status()
+            lines = r.text.splitlines()
+            report = verify_lines(lines)
+            totals.append(clock() - t0)
+            assert report["ok"] and len(lines) == events, report
+    rate = events / (_p50(totals) / 1e9)
+    return (
+        Row(
+            backend,
+            f"{label}: GET …/events?format=ndjson over HTTP + verify it",
+            totals,
+            rate,
+            "events/s",
+            note="fraylog serve, the GM's token, one client; verify as in the row above",
+        ),
+        rate,
+    )
+
+
+def projector_lever(fraylog: Fraylog, eid: UUID, events: int, reps: int) -> dict[str, list[int]]:
+    """A cache miss on a running instance, no snapshots, by fraylog's project_encounter and
+    by the library's default projector (project_aggregate, with its per-event isinstance
+    assertion), alternately."""
+    cache = fraylog.repository.cache
+    loads: dict[str, Callable[[], Any]] = {
+        "project_encounter (fraylog's default)": lambda: fraylog.repository.get(
+            eid, projector_func=project_encounter
+        ),
+        "the library's project_aggregate": lambda: fraylog.repository.get(eid),
+    }
+    samples: dict[str, list[int]] = {k: [] for k in loads}
+    for _ in range(reps):
+        for k, load in loads.items():
+            if cache is not None:
+                with contextlib.suppress(KeyError):
+                    cache.get(eid, evict=True)
+            t0 = clock()
+            agg = load()
+            samples[k].append(clock() - t0)
+            assert agg.version == events
+    return samples
