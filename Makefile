@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench demo clean
+.PHONY: run test lint bench crash demo clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.crash
+
+# SIGKILL the server under load and check that nothing acknowledged was lost (both stores;
+# e.g. CRASH_ARGS='--backend sqlite --kills 5')
+crash: $(STAMP)
+	$(BIN)/python -m bench.crash $(CRASH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache fraylog.db
