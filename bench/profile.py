@@ -49,7 +49,7 @@ class Profile:
     tool: str
     stacks: Counter[tuple[Frame, ...]] = field(default_factory=Counter)
     note: str = ""
-    idle: float = 0  # samples left out: idle thread-pool threads
+    idle: float = 0  # samples left out: threads blocked waiting (see idle_worker)
 
     @property
     def total(self) -> float:
@@ -93,7 +93,7 @@ def summary(p: Profile, top: int = 12) -> str:
     unit = "samples" if p.tool == "py-spy" else "s"
     amount = f"{total:,.0f} {unit}" if unit == "samples" else f"{total:.2f} s"
     if p.idle:
-        amount += f", {p.idle:,.0f} more of idle thread-pool threads left out"
+        amount += f", and {p.idle:,.0f} of threads blocked waiting for work, left out"
     lines = [f"**{p.title}** ({p.tool}, {amount}). {p.note}".rstrip(), ""]
     lines += ["| Own time by package | share |", "|:--|--:|"]
     lines += [f"| {k} | {v / total:.0%} |" for k, v in own_pkg.most_common(10)]
@@ -215,7 +215,9 @@ class Spy:
 
 
 def idle_worker(frames: list[Frame]) -> bool:
-    """A thread-pool thread waiting for work (py-spy counts it as active): `Queue.get`
-    blocked in `Condition.wait`."""
-    names = [f[0] for f in frames[-2:]]
-    return names == ["Queue.get", "Condition.wait"]
+    """A thread blocked in `Condition.wait` or `Event.wait` (py-spy counts it as active):
+    a thread-pool thread waiting for work, the feed's subscription waiting for a
+    notification; not when it waits for a pooled connection (that is contention, kept)."""
+    if not frames or frames[-1][0] not in ("Condition.wait", "Event.wait"):
+        return False
+    return not any("get_connection" in f[0] or "getconn" in f[0] for f in frames)

@@ -345,8 +345,15 @@ rate (above 1: faster than the default).
   `verification`: the SHA-256 chain, the derived columns, the dice). Over HTTP, the same
   request to `fraylog serve` with the GM's token, read whole, then verified.
 - Profiles: pyinstrument (1 ms interval) for work in the benchmark's process; py-spy
-  (200 Hz, every thread of the server, idle threads excluded) for the server. "Own time" is
-  time in a function itself; "total" includes what it calls. Shares are of all samples.
+  (200 Hz, every thread and process of the server) for the server, less the samples of
+  threads blocked waiting for work (a thread-pool thread in `Queue.get`, the feed's
+  subscription between notifications), which py-spy does not count as idle. In a server
+  profile, `Runner.run`'s own time is the event loop's native code (uvloop: reading and
+  writing sockets, and waiting for them), `SQLiteConnection.commit` and psycopg's
+  `Connection.wait` are waits for the database, and `ConnectionPool.get_connection` /
+  `Semaphore.acquire` waits for a pooled connection (on SQLite: the one writer). "Own
+  time" is time in a function itself; "total" includes what it calls; shares are of the
+  samples kept.
 - Targets are judged in this run only; nothing here is asserted by the test suite.
 
 ## Notes from this run

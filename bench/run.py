@@ -54,7 +54,7 @@ SIZES: dict[str, tuple[Any, Any]] = {
     "clients": (4, 4),
     "http_seconds": (8.0, 3.0),
     "lever_rounds": (40, 10),
-    "lever_events": (2_000, 500),
+    "lever_events": (1_500, 500),
 }
 
 
@@ -582,14 +582,17 @@ def growth_section(b: Backend) -> None:
         from bench.fraylog_runs import Table
         from infra.app import Fraylog
 
-        with Fraylog(grown) as fraylog:
-            table = Table(fraylog)
-            title = b.profile(
-                prof.in_process(
-                    f"{b.name}: attack rounds on the store holding {info['stored']:,} events",
-                    lambda: [table.play() for _ in range(10)],
+        for settings, what in ((grown, f"holding {info['stored']:,} events"), (empty, "empty")):
+            with Fraylog(settings) as fraylog:
+                table = Table(fraylog)
+                profiled = b.profile(
+                    prof.in_process(
+                        f"{b.name}: 40 attack rounds in-process, the store {what}",
+                        lambda table=table: [table.play() for _ in range(40)],
+                        "Both stores are profiled, for comparison.",
+                    )
                 )
-            )
+                title = title or profiled
     b.out.targets.append(
         Target(
             b.name,
