@@ -7,6 +7,7 @@ from uuid import UUID
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from domain.errors import DomainError
 from infra.access import GM_ROLE, Forbidden, Grant
@@ -21,11 +22,15 @@ bearer = HTTPBearer(
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def get_fraylog(request: Request) -> Fraylog:
+# Dependencies are `async` where they do no I/O (or only on a cache miss): FastAPI runs a
+# plain `def` dependency in the thread pool, a hop that costs more than the work.
+
+
+async def get_fraylog(request: Request) -> Fraylog:
     return request.app.state.fraylog
 
 
-def get_feed(request: Request) -> Feed:
+async def get_feed(request: Request) -> Feed:
     return request.app.state.feed
 
 
@@ -44,34 +49,41 @@ def open_grant(encounter_id: str) -> Grant:
     return Grant(encounter_id, GM_ROLE, label="open", token_hash="open")
 
 
-def grant_for(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant:
+async def _grant(fraylog: Fraylog, token: str) -> Grant | None:
+    """What a token allows: from memory when it was seen lately, else from the store."""
+    known, grant = fraylog.access.cached_grant(token)
+    return grant if known else await run_in_threadpool(fraylog.access.grant, token)
+
+
+async def grant_for(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant:
     """The grant of a token for this encounter; a missing token, an unknown one or one of
     another encounter is told the encounter does not exist (ids cannot be probed)."""
     if not fraylog.settings.auth:
         return open_grant(str(encounter_id))
-    grant = fraylog.access.grant(token) if token else None
+    grant = await _grant(fraylog, token) if token else None
     if grant is None or grant.encounter_id != str(encounter_id):
         raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
     return grant
 
 
-def reader(encounter_id: UUID, fraylog: FraylogDep, credentials: Credentials) -> Grant:
+async def reader(encounter_id: UUID, fraylog: FraylogDep, credentials: Credentials) -> Grant:
     """The GM or a player of this encounter."""
-    return grant_for(fraylog, encounter_id, credentials.credentials if credentials else None)
+    token = credentials.credentials if credentials else None
+    return await grant_for(fraylog, encounter_id, token)
 
 
-def gm(grant: Annotated[Grant, Depends(reader)]) -> Grant:
+async def gm(grant: Annotated[Grant, Depends(reader)]) -> Grant:
     """The GM of this encounter."""
     if not grant.is_gm:
         raise Forbidden("ROLE", "only the GM of this encounter may do this", field="Authorization")
     return grant
 
 
-def token_grant(fraylog: FraylogDep, credentials: Credentials) -> Grant | None:
+async def token_grant(fraylog: FraylogDep, credentials: Credentials) -> Grant | None:
     """The grant of the token sent, if any (for routes not about one encounter)."""
     if not fraylog.settings.auth:
         return None
-    grant = fraylog.access.grant(credentials.credentials) if credentials else None
+    grant = await _grant(fraylog, credentials.credentials) if credentials else None
     if grant is None:
         raise Unauthenticated(
             "TOKEN", "send the Authorization: Bearer token of an encounter", field="Authorization"

@@ -114,6 +114,14 @@ class AccessStore(SideTables):
         )
         return token
 
+    def cached_grant(self, token: str) -> tuple[bool, Grant | None]:
+        """(True, the grant) when the token was read lately; (False, None) when the store
+        must be asked. No I/O."""
+        if time.monotonic() - self._grants_read > GRANT_CACHE_SECONDS:
+            return False, None
+        digest = token_hash(token)
+        return (True, self._grants[digest]) if digest in self._grants else (False, None)
+
     def grant(self, token: str) -> Grant | None:
         """What a token allows, or None for a token nobody minted."""
         digest = token_hash(token)

@@ -3,8 +3,9 @@ events were stored, and each client reads them from the store after the last pos
 sent, so nothing is skipped or sent twice.
 
 Events saved by this process wake their followers at once. On PostgreSQL one subscription
-per process (LISTEN/NOTIFY, holding one pooled connection) also wakes them for events that
-other processes saved; SQLite has no subscriptions, so there only this process's saves do.
+per process (LISTEN/NOTIFY, holding one pooled connection), opened when the first client
+follows, also wakes them for events that other processes saved; SQLite has no
+subscriptions, so there only this process's saves do.
 """
 
 from __future__ import annotations
@@ -42,13 +43,18 @@ class Feed:
 
     # -- waking -------------------------------------------------------------------
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Attach to the server's event loop; on PostgreSQL, subscribe to the store."""
+        """Attach to the server's event loop."""
         self._loop = loop
-        if self.fraylog.settings.backend == "postgres":
-            recorder = self.fraylog.recorder
-            self._subscription = recorder.subscribe(gt=recorder.max_notification_id())  # type: ignore[attr-defined]
-            self._thread = threading.Thread(target=self._listen, name="fraylog-feed", daemon=True)
-            self._thread.start()
+
+    def _subscribe(self) -> None:
+        """On PostgreSQL, subscribe to the store once someone follows (a subscription reads
+        every new event of every encounter: not worth it while nobody listens)."""
+        if self._subscription is not None or self.fraylog.settings.backend != "postgres":
+            return
+        recorder = self.fraylog.recorder
+        self._subscription = recorder.subscribe(gt=recorder.max_notification_id())  # type: ignore[attr-defined]
+        self._thread = threading.Thread(target=self._listen, name="fraylog-feed", daemon=True)
+        self._thread.start()
 
     def _listen(self) -> None:
         try:
@@ -102,6 +108,7 @@ class Feed:
         key = str(encounter_id)
         woken = asyncio.Event()
         self._followers[key].add(woken)
+        self._subscribe()  # before the first read: nothing stored after it is missed
         try:
             while True:
                 woken.clear()  # a save from now on wakes the wait below

@@ -158,7 +158,7 @@ async def list_encounters(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> dict[str, Any]:
     """The encounters the token may read (its own), or with --no-auth all, oldest first."""
-    held = token_grant(fraylog, credentials)
+    held = await token_grant(fraylog, credentials)
     if held is None:
         return {"encounters": await run_in_threadpool(fraylog.list_encounters, limit)}
     state = await run_in_threadpool(fraylog.state, UUID(held.encounter_id), 1)
@@ -240,8 +240,8 @@ async def run_command(
     command; a player acts only for his own combatants (403 otherwise)."""
     actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
     acting = grant if fraylog.settings.auth else None
-    if idempotency_key is None:
-        return await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+    if idempotency_key is None:  # the answer is JSON already: no second validation pass
+        return JSONResponse(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     digest = request_hash(command.model_dump(mode="json"))
     state = await run_in_threadpool(fraylog.state, encounter_id)
@@ -255,9 +255,8 @@ async def run_command(
     except BaseException:
         await run_in_threadpool(fraylog.access.release, encounter_id, key, lease)
         raise
-    answer = s.CommandResult.model_validate(answer).model_dump(mode="json", by_alias=True)
     await run_in_threadpool(fraylog.access.complete, encounter_id, key, lease, answer)
-    return answer
+    return JSONResponse(answer)
 
 
 def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None) -> dict:
@@ -482,7 +481,7 @@ async def stream(
     a comment every few seconds keeps idle connections open."""
     header = request.headers.get("authorization", "")
     token = header[7:] if header.lower().startswith("bearer ") else access_token
-    grant = grant_for(fraylog, encounter_id, token)
+    grant = await grant_for(fraylog, encounter_id, token)
     await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
     # EventSource resends Last-Event-ID on reconnecting: it wins over an `after` in its URL
     start = _position(last_event_id) if last_event_id is not None else after or 0
