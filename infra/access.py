@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from domain import commands as c
 from domain.errors import DomainError
-from domain.rulesystems.novus.rounds import queue
+from domain.rulesystems.novus.rounds import is_blocked, queue
 from domain.state import EncounterState
 from infra.settings import Settings
 from infra.sidetables import SideTables
@@ -82,6 +82,7 @@ class AccessStore(SideTables):
         super().__init__(settings)
         self._grants: dict[str, Grant] = {}
         self._grants_read = time.monotonic()
+        self._revoked: set[str] = set()
         self.execute(
             f"CREATE TABLE IF NOT EXISTS {self.table(TOKENS)} (token_hash TEXT PRIMARY KEY, "
             "encounter_id TEXT NOT NULL, role TEXT NOT NULL, combatants TEXT NOT NULL, "
@@ -136,6 +137,8 @@ class AccessStore(SideTables):
             if not rows:
                 return None
             encounter_id, role, combatants, label = rows[0]
+            if digest in self._revoked:
+                return None
             self._grants[digest] = Grant(
                 encounter_id, role, frozenset(json.loads(combatants)), label, digest
             )
@@ -149,6 +152,7 @@ class AccessStore(SideTables):
             (str(encounter_id), PLAYER_ROLE, token_id),
         )
         for (digest,) in gone:
+            self._revoked.add(digest)  # a read already under way may not cache it again
             self._grants.pop(digest, None)
         return bool(gone)
 
@@ -271,6 +275,7 @@ GM_FIELDS = frozenset(
         "visible",  # Wits: whether the target can see the blow (WIT-AMB-21)
         "physical",  # Wits: whether the damage rolls up (WIT-AMB-13)
         "magical",  # Wits: a magical defence the GM allows against a critical
+        "effect",  # a GM Boon's effect, a Fate Point's (NOV-BOON-5, NOV-FATE-2)
     }
 )
 
@@ -312,6 +317,10 @@ def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> No
     if who is None or who not in grant.combatants:
         name = state.combatants[who].name if who in state.combatants else "that combatant"
         raise Forbidden("ROLE", f"this token does not act for {name}", field="combatant")
+    defends_other = isinstance(command, c.Attack) and command.defence is not None
+    if defends_other and command.target not in grant.combatants:  # type: ignore[attr-defined]
+        # the target answers for himself
+        raise Forbidden("ROLE", "the target declares his own defence (defend)", field="defence")
 
 
 def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
@@ -319,8 +328,8 @@ def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
     combatant = getattr(command, "combatant", None)
     if combatant is not None:
         return combatant
-    if isinstance(command, c.Resolve):  # the next action in the queue is his
-        pending = queue(state)
+    if isinstance(command, c.Resolve):  # the action that will resolve is his
+        pending = [a for a in queue(state) if is_blocked(state, a) is None]
         return pending[0].combatant if pending else None
     if isinstance(command, c.SpendBoons):
         return state.pending_boons.combatant if state.pending_boons else None

@@ -252,9 +252,10 @@ async def run_command(
         return JSONResponse(first, headers={"Idempotent-Replayed": "true"})
     try:
         answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
-    except BaseException:
+    except DomainError:  # refused (or lost a race) before anything was saved
         await run_in_threadpool(fraylog.access.release, encounter_id, key, lease)
         raise
+    # any other failure keeps the lease: the command may have been recorded
     await run_in_threadpool(fraylog.access.complete, encounter_id, key, lease, answer)
     return JSONResponse(answer)
 
@@ -501,6 +502,8 @@ async def stream(
             # voided_by as of when each event is sent; later corrections come as events
             corrections = await run_in_threadpool(fraylog.corrections, encounter_id)
             async for page in feed.follow(encounter_id, start):
+                if not await _still_allowed(fraylog, encounter_id, token):
+                    return  # the token was revoked while the stream was open
                 corrections += [e for e in page if isinstance(e, Correction)]
                 for rec in records(page, voided_by(corrections)):
                     yield {"id": str(rec["position"]), "data": json.dumps(rec)}
@@ -512,8 +515,18 @@ async def stream(
     )
 
 
+async def _still_allowed(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> bool:
+    try:
+        await grant_for(fraylog, encounter_id, token)
+    except DomainError:
+        return False
+    return True
+
+
 def _position(last_event_id: str) -> int:
-    if not last_event_id.isdigit() or int(last_event_id) > MAX_POSITION:
+    if not (last_event_id.isascii() and last_event_id.isdigit()) or (
+        int(last_event_id) > MAX_POSITION
+    ):
         raise DomainError(
             "STREAM", "Last-Event-ID must be an event position", field="Last-Event-ID"
         )

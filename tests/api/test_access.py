@@ -269,3 +269,68 @@ def test_given_a_revoked_player_token_then_it_opens_nothing(
         call(client, "other_player", table.tokens, "GET", f"/encounters/{table.eid}").status_code
         == 200
     )
+
+
+def test_given_a_player_when_he_spends_a_gm_boon_or_a_fate_point_then_403(
+    client: TestClient, table: Table
+) -> None:
+    """What a GM Boon or a Fate Point does is the GM's to enter (NOV-BOON-5, NOV-FATE-2)."""
+    url = f"/encounters/{table.eid}/commands"
+    spend = {"type": "spend_fate_point", "combatant": table.a, "effect": "I win"}
+    r = call(client, "player", table.tokens, "POST", url, json=spend)
+    assert r.status_code == 403 and r.json()["field"] == "effect"
+
+
+def test_given_a_players_attack_when_it_declares_the_gms_targets_defence_then_403(
+    client: TestClient,
+) -> None:
+    r = client.post("/encounters", json={"name": "W", "ruleset": "wits", "dice_source": "manual"})
+    eid = r.json()["id"]
+    from tests.domain.test_wits import fighter
+
+    vartok = add_combatant(client, eid, "Vartok", fighter())
+    orc = add_combatant(client, eid, "Orc", fighter(wits=10))
+    token = _player(client, eid, [vartok], "Vera")
+    client.post(f"/encounters/{eid}/commands", json={"type": "roll_initiative"})
+    body = {
+        "type": "attack",
+        "combatant": vartok,
+        "target": orc,
+        "weapon": "short sword",
+        "defence": {"kind": "dodge"},
+        "roll": False,
+    }
+    r = client.post(
+        f"/encounters/{eid}/commands",
+        json=body,
+        headers={"Authorization": f"Bearer {token}"},
+        auth=None,
+    )
+    assert r.status_code == 403 and r.json()["field"] == "defence"
+
+
+def test_given_the_players_action_is_blocked_when_he_resolves_then_403(
+    client: TestClient, table: Table
+) -> None:
+    """He resolves only what will resolve for him: a stunned combatant's actions are lost,
+    and the next one to resolve is not his."""
+    url = f"/encounters/{table.eid}/commands"
+    gm = {"Authorization": f"Bearer {table.tokens['gm']}"}
+    for who, ip in ((table.a, 19), (table.t, 12)):
+        r = client.post(
+            url, json={"type": "roll_initiative", "combatant": who, "ip": ip}, headers=gm, auth=None
+        )
+        assert r.status_code == 200, r.text
+    client.post(url, json={"type": "declare", "combatant": table.t}, headers=gm, auth=None)
+    attack = {"kind": "melee_attack", "target": table.t, "weapon": "sword"}
+    r = client.post(
+        url,
+        json={"type": "declare", "combatant": table.a, "actions": [attack]},
+        headers=gm,
+        auth=None,
+    )
+    assert r.status_code == 200, r.text
+    stun = {"type": "set_condition", "combatant": table.a, "condition": "stunned", "count": 1}
+    assert client.post(url, json=stun, headers=gm, auth=None).status_code == 200
+    r = call(client, "player", table.tokens, "POST", url, json={"type": "resolve"})
+    assert r.status_code == 403 and r.json()["rule"] == "ROLE"

@@ -167,3 +167,38 @@ def test_given_streams_closed_one_after_another_then_their_slots_are_freed(serve
         follow(f"{server}/encounters/{created['id']}/stream", gm, got, 1, [])
         assert got[0]["id"] == "1"
         time.sleep(0.05)  # the server notices the hang-up
+
+
+def test_given_a_revoked_token_then_its_open_stream_ends(server: str) -> None:
+    http = httpx.Client(base_url=server, timeout=10)
+    created = http.post("/encounters", json={"name": "Live", "ruleset": "novus"}).json()
+    eid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    a = http.post(
+        f"/encounters/{eid}/combatants", json={"name": "A", "stats": novus_stats()}, headers=gm
+    ).json()["id"]
+    minted = http.post(f"/encounters/{eid}/tokens", json={"combatants": [a]}, headers=gm).json()
+    got: list[dict] = []
+    follower = threading.Thread(
+        target=follow,
+        args=(f"{server}/encounters/{eid}/stream?access_token={minted['token']}", {}, got, 99, []),
+    )
+    follower.start()
+    time.sleep(0.5)
+    assert len(got) == 2
+    assert http.delete(f"/encounters/{eid}/tokens/{minted['id']}", headers=gm).status_code == 204
+    hit = {"type": "adjust_hits", "combatant": a, "amount": -1}
+    http.post(f"/encounters/{eid}/commands", json=hit, headers=gm)
+    follower.join(timeout=10)
+    assert not follower.is_alive() and len(got) == 2  # ended, the new event not sent
+
+
+def test_given_a_non_ascii_digit_as_last_event_id_then_422_not_500(server: str) -> None:
+    created = httpx.post(f"{server}/encounters", json={"name": "L", "ruleset": "novus"}).json()
+    r = httpx.get(
+        f"{server}/encounters/{created['id']}/stream",
+        headers=[
+            ("Authorization", f"Bearer {created['gm_token']}"),
+            ("Last-Event-ID", "²".encode("latin-1")),
+        ],
+    )
+    assert r.status_code == 422 and r.json()["field"] == "Last-Event-ID"
