@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from domain import commands as c
 from domain.errors import DomainError
 from domain.rulesystems.novus.rounds import is_blocked, queue
+from domain.rulesystems.wits.turns import pending_attack
 from domain.state import EncounterState
 from infra.settings import Settings
 from infra.sidetables import SideTables
@@ -335,9 +336,7 @@ def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
         return state.pending_boons.combatant if state.pending_boons else None
     if isinstance(command, c.SpendSnags):
         return state.pending_snags.combatant if state.pending_snags else None
-    if isinstance(command, c.RollAttack):
-        pending = next(
-            (a for a in state.actions if a.kind == "attack" and a.status == "pending"), None
-        )
+    if isinstance(command, c.RollAttack):  # the attacker of the attack waiting to be rolled
+        pending = pending_attack(state)
         return pending.combatant if pending else None
     return None

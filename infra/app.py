@@ -222,15 +222,20 @@ class Fraylog(Application[UUID]):
             raise DomainError("VERSION", "versions start at 1", field="version")
         return self.encounter(encounter_id, version).state
 
+    def event_page(
+        self, encounter_id: UUID, after: int = 0, until: int | None = None, size: int = 0
+    ) -> list[Any]:
+        """At most `size` (default: the page size) stored events after position `after`."""
+        limit = size or self.settings.page_size
+        return list(self.events.get(encounter_id, gt=after, lte=until, limit=limit))
+
     def event_pages(
         self, encounter_id: UUID, after: int = 0, until: int | None = None
     ) -> Iterator[list[Any]]:
         """The stored events after position `after` (up to `until`), a page at a time, so a
         long log is never held in memory at once."""
         while True:
-            page = list(
-                self.events.get(encounter_id, gt=after, lte=until, limit=self.settings.page_size)
-            )
+            page = self.event_page(encounter_id, after, until)
             if page:
                 yield page
             if len(page) < self.settings.page_size:
@@ -239,13 +244,12 @@ class Fraylog(Application[UUID]):
 
     def corrections(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
         """The corrections of an encounter (read page by page): what `voided_by` needs."""
-        found = [
+        return [
             e
             for page in self.event_pages(encounter_id, until=until)
             for e in page
             if isinstance(e, ev.Correction)
         ]
-        return found
 
     def event_log(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
         """The stored events of one encounter, in order, up to position `until`."""

@@ -98,10 +98,6 @@ class Feed:
         if self._open[holder] <= 0:
             del self._open[holder]
 
-    def _page(self, encounter_id: UUID, after: int) -> list[Any]:
-        size = self.fraylog.settings.page_size
-        return list(self.fraylog.events.get(encounter_id, gt=after, limit=size))
-
     async def follow(self, encounter_id: UUID, after: int) -> AsyncIterator[list[Any]]:
         """Yield the encounter's events after position `after`, page by page, now and as
         they are stored, until the client goes away."""
@@ -112,7 +108,7 @@ class Feed:
         try:
             while True:
                 woken.clear()  # a save from now on wakes the wait below
-                page = await asyncio.to_thread(self._page, encounter_id, after)
+                page = await asyncio.to_thread(self.fraylog.event_page, encounter_id, after)
                 if page:
                     yield page
                     after = page[-1].originator_version

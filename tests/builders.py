@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import socket
 from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
@@ -198,6 +199,13 @@ def duel(
     t.declare("T")
     t.declare("A", action or {"kind": "melee_attack", "target": "T", "weapon": "sword"})
     return t
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on, for a server a test starts."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def of_type(events: list[Any], name: str) -> list[Any]:

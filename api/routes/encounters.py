@@ -373,9 +373,7 @@ async def get_events(
         media = "application/x-ndjson" if format == "ndjson" else "text/csv"
         return StreamingResponse(_export(fraylog, encounter_id, until, format), media_type=media)
     size = min(limit or fraylog.settings.page_size, fraylog.settings.page_size)
-    page = await run_in_threadpool(
-        lambda: list(fraylog.events.get(encounter_id, gt=after, lte=until, limit=size + 1))
-    )
+    page = await run_in_threadpool(fraylog.event_page, encounter_id, after, until, size + 1)
     more = len(page) > size
     page = page[:size]
     voided = await run_in_threadpool(_voided, fraylog, encounter_id, until)
@@ -461,6 +459,7 @@ async def stream(
     request: Request,
     fraylog: FraylogDep,
     feed: FeedDep,
+    credentials: Credentials,
     after: Annotated[
         int | None, Query(ge=0, le=MAX_POSITION, description="Resume after position N.")
     ] = None,
@@ -480,8 +479,7 @@ async def stream(
     """The live feed (server-sent events): one message per stored event, its position as
     the SSE id and the event record as data, from position `after` (or `Last-Event-ID`) on;
     a comment every few seconds keeps idle connections open."""
-    header = request.headers.get("authorization", "")
-    token = header[7:] if header.lower().startswith("bearer ") else access_token
+    token = credentials.credentials if credentials else access_token
     grant = await grant_for(fraylog, encounter_id, token)
     await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
     # EventSource resends Last-Event-ID on reconnecting: it wins over an `after` in its URL

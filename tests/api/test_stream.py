@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +19,7 @@ import uvicorn
 from api.main import create_app
 from domain import commands as c
 from infra.app import Fraylog
-from tests.builders import novus_stats
+from tests.builders import free_port, novus_stats
 
 COMMANDS = 200
 
@@ -30,9 +29,7 @@ def server(fraylog: Fraylog) -> Iterator[str]:
     fraylog.settings = dataclasses.replace(
         fraylog.settings, heartbeat_seconds=0.2, max_streams_per_token=3
     )
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     config = uvicorn.Config(create_app(fraylog=fraylog), port=port, log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,22 +19,16 @@ import pytest
 
 from infra.settings import Settings
 from tests.api.test_stream import follow
-from tests.builders import novus_stats
+from tests.builders import free_port, novus_stats
 
 CLIENTS, EACH = 8, 40
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def two_workers(settings: Settings) -> str:
     if settings.backend != "postgres":
         pytest.skip("several workers need PostgreSQL (fraylog serve refuses them on SQLite)")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "FRAYLOG_DATABASE_URL": settings.database_url or "",

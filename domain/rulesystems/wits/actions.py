@@ -8,7 +8,7 @@ from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.wits import turns
-from domain.rulesystems.wits.attacks import CHARGE_FROM_M, metres, skill_of
+from domain.rulesystems.wits.attacks import CHARGE_FROM_M, gm_modifiers, metres, skill_of
 from domain.rulesystems.wits.dice import test_roll
 
 KNOCK_BACK_AFTER_CHARGE = -5  # WIT-CHG-4
@@ -142,7 +142,7 @@ def knock_back(ctx: Context, cmd: c.KnockBack) -> None:
             "WIT-CHG-4", f"{who.name} needs a Strength (stats.strength) to test", field="combatant"
         )
     parts = {"charge": KNOCK_BACK_AFTER_CHARGE} if action.params["charge"] else {}
-    parts |= {f"{e.name} (GM)": e.value for e in who.effects_for("act", state.round)}
+    parts |= gm_modifiers(state, who, "act")
     skill = skill_of(strength, "strength", with_situational(parts, cmd.modifiers))
     roll = test_roll(ctx.dice, "strength", turns.options_of(state).test_die)
     stays_up = roll.total <= skill["effective"]  # WIT-TEST-1

@@ -56,7 +56,7 @@ def weapon_of(
     )
 
 
-def _effects(state: EncounterState, who: CombatantState, *targets: str) -> dict[str, int]:
+def gm_modifiers(state: EncounterState, who: CombatantState, *targets: str) -> dict[str, int]:
     """The GM's named modifiers in force (set_modifier), marked so none replaces a
     computed one of the same name."""
     return {f"{e.name} (GM)": e.value for t in targets for e in who.effects_for(t, state.round)}
@@ -331,7 +331,7 @@ def defence_skill(
         parts["armour defense"] = stats.armour.defense
     if spec.mode == "total_single":
         parts["total defense, one attack"] = TOTAL_SINGLE_BONUS  # WIT-DEF-4
-    parts |= _effects(state, who, "def", "act")
+    parts |= gm_modifiers(state, who, "def", "act")
     return skill_of(rating // 2, base_from, with_situational(parts, spec.modifiers))
 
 
@@ -351,7 +351,7 @@ def attack_skill(state: EncounterState, who: CombatantState, action: ActionState
     if action.params["called_shot"]:
         called = action.params["called_shot"]
         parts[f"called shot: {called}"] = CALLED_SHOT[called]  # WIT-CALL-1
-    parts |= _effects(state, who, "ab", "act")
+    parts |= gm_modifiers(state, who, "ab", "act")
     parts = with_situational(parts, action.params["modifiers"])
     return skill_of(stats.skills[weapon.skill], weapon.skill, parts)
 
@@ -455,7 +455,7 @@ def _damage(
     )
     protection = turns.stats_of(target).armour.protection
     ignored = degree in CRITICAL  # WIT-CRIT-1
-    bonus = sum(_effects(ctx.state, who, "damage").values())
+    bonus = sum(gm_modifiers(ctx.state, who, "damage").values())
     after = roll.total + bonus - (0 if ignored else protection)
     breakdown = {
         "dice": roll.total,
