@@ -228,18 +228,26 @@ def replay(
     encounter: Annotated[str, typer.Argument(help="Encounter id.")],
     until: Annotated[int | None, typer.Option(help="Stop at version N.")] = None,
     step: Annotated[bool, typer.Option(help="Wait for Enter between events.")] = False,
+    lang: Annotated[
+        Literal["en", "es"],
+        typer.Option(help="The lines' language: en, or es for a PHANTÄSIA encounter."),
+    ] = "en",
 ) -> None:
     """Replay a fight round by round: each event's line, hits after each round, voided
     events struck through."""
+    from projections.narrative import check_lang
     from projections.replay import rounds_of
 
     with _store() as fraylog:
         events = fraylog.event_log(_encounter_id(encounter), until)
-    for chunk in rounds_of(events):
-        console.rule(f"Round {chunk['round']}")
+        check_lang(lang, events[0].ruleset)  # Spanish for PHANTÄSIA only: exit 2 otherwise
+    spanish = lang == "es"
+    for chunk in rounds_of(events, lang):
+        console.rule(f"{'Ronda' if spanish else 'Round'} {chunk['round']}")
         for line in chunk["lines"]:
             style = "strike dim" if line["voided_by"] else None
-            note = f" [dim](voided by {line['voided_by']})[/dim]" if line["voided_by"] else ""
+            voided = "anulado por" if spanish else "voided by"
+            note = f" [dim]({voided} {line['voided_by']})[/dim]" if line["voided_by"] else ""
             console.print(
                 f"[dim]{line['position']:>4}[/dim] {escape(line['text'])}{note}",
                 style=style,

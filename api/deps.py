@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
@@ -13,6 +13,7 @@ from domain.errors import DomainError
 from infra.access import GM_ROLE, Forbidden, Grant
 from infra.app import EncounterNotFound, Fraylog
 from infra.feed import Feed
+from projections.narrative import LANGS, Lang
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -127,3 +128,43 @@ async def known_query(request: Request) -> None:
             f"{', '.join(sorted(known)) or 'none'}",
             field=unknown[0],
         )
+
+
+LANG_SCHEMA = {"enum": list(LANGS)}
+
+
+def _checked_lang(lang: str) -> Lang:
+    for known in LANGS:
+        if lang == known:
+            return known
+    raise DomainError("LANG", f"lang is 'en' or 'es', not {lang!r}", field="lang")
+
+
+async def log_lang(
+    lang: Annotated[
+        str,
+        Query(
+            description="The lines' language: `en` (the default) or `es`, Spanish, offered "
+            "for PHANTÄSIA encounters (any other encounter: 422, rule `LANG`). An event "
+            "type without a Spanish line keeps its English one.",
+            json_schema_extra=LANG_SCHEMA,
+        ),
+    ] = "en",
+) -> Lang:
+    """The narrative log's `lang` (checked against the encounter's ruleset by the route)."""
+    return _checked_lang(lang)
+
+
+async def error_lang(
+    lang: Annotated[
+        str | None,
+        Query(
+            description="The language of a refusal's `detail`: `es` for Spanish (with "
+            "`Content-Language: es`), `en` for English. Without it, the first language of "
+            "`Accept-Language` decides; English is the default.",
+            json_schema_extra=LANG_SCHEMA,
+        ),
+    ] = None,
+) -> Lang | None:
+    """The `lang` of a command's refusals (the problem handler reads it from the query)."""
+    return None if lang is None else _checked_lang(lang)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from domain.errors import DiceError, DomainError
+from domain.errors import DiceError, DomainError, NotFound
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
@@ -33,13 +34,86 @@ def problem(
     )
 
 
+def _first_language(header: str) -> str | None:
+    """The most preferred language of an Accept-Language header (its q-values weighed, the
+    first of equals; `*` skipped), lower-cased: 'es-es' for 'es-ES,es;q=0.9,en;q=0.5'."""
+    best, best_q = None, 0.0
+    for part in header.split(","):
+        tag, *params = (p.strip() for p in part.split(";"))
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and tag != "*" and q > best_q:
+            best, best_q = tag.lower(), q
+    return best
+
+
+def asks_spanish(request: Request) -> bool:
+    """Whether a refusal should read in Spanish: `?lang=es`; without a `lang` in the query,
+    an Accept-Language whose first language is `es` (`es`, `es-ES`, …)."""
+    lang = request.query_params.get("lang")
+    if lang is not None:
+        return lang == "es"
+    first = _first_language(request.headers.get("accept-language", ""))
+    return first is not None and first.split("-")[0] == "es"
+
+
+_NOT_FOUND_EN = re.compile(r"no (combatant|action) (.+) in this encounter")
+_NOT_FOUND_ES = {"combatant": "combatiente", "action": "acción"}
+
+
+def _dice_es(exc: DiceError) -> str | None:
+    """ManualDice's refusals in Spanish, from the error's fields."""
+    roll = f"'{exc.roll}'"
+    if exc.problem == "missing" and exc.die is not None and exc.sides is not None:
+        if exc.given is None:
+            given = "no se dio ninguna"
+        else:
+            given = f"solo se {'dio' if exc.given == 1 else 'dieron'} {exc.given}"
+        return (
+            f"la tirada {roll} necesita una cara para el dado {exc.die} (un d{exc.sides}), "
+            f"pero {given}"
+        )
+    if exc.problem == "range" and exc.die is not None and exc.sides is not None:
+        return (
+            f"el dado {exc.die} de la tirada {roll} es un d{exc.sides}: {exc.value!r} no está "
+            f"en 1..{exc.sides}"
+        )
+    if exc.problem == "unrolled":
+        return f"la tirada {roll} no se tira en esta orden"
+    if exc.problem == "left_over" and exc.die is not None and exc.left is not None:
+        faces = "le sobra 1 cara" if exc.left == 1 else f"le sobran {exc.left} caras"
+        return f"a la tirada {roll} {faces} después del dado {exc.die - 1}"
+    return None
+
+
+def spanish_detail(exc: DomainError) -> str | None:
+    """A refusal's detail in Spanish: its own `detail_es`, else a translation of the
+    generic errors (bad manual dice, an unknown combatant or action); None for the rest."""
+    if exc.detail_es:
+        return exc.detail_es
+    if isinstance(exc, DiceError):
+        return _dice_es(exc)
+    if isinstance(exc, NotFound) and (m := _NOT_FOUND_EN.fullmatch(exc.detail)):
+        return f"no hay {_NOT_FOUND_ES[m[1]]} {m[2]} en este encuentro"
+    return None
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
         extra: dict[str, Any] = {"rule": exc.rule, "field": exc.field}
         if isinstance(exc, DiceError):
             extra.update(roll=exc.roll, die=exc.die)
-        return problem(exc.status, exc.title, exc.detail, getattr(exc, "headers", None), **extra)
+        detail, headers = exc.detail, dict(getattr(exc, "headers", None) or {})
+        if asks_spanish(request) and (es := spanish_detail(exc)) is not None:
+            detail, headers["Content-Language"] = es, "es"
+        return problem(exc.status, exc.title, detail, headers or None, **extra)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -110,6 +110,9 @@ class ManualDice:
                 f"roll '{roll}' needs a face for die {used + 1} (a d{sides}), "
                 f"but {'none was given' if faces is None else f'only {len(faces)} were given'}",
                 die=used + 1,
+                problem="missing",
+                sides=sides,
+                given=None if faces is None else len(faces),
             )
         value = faces[used]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
@@ -117,6 +120,9 @@ class ManualDice:
                 roll,
                 f"die {used + 1} of roll '{roll}' is a d{sides}: {value!r} is not in 1..{sides}",
                 die=used + 1,
+                problem="range",
+                sides=sides,
+                value=value,
             )
         self._used[roll] = used + 1
         return value
@@ -125,12 +131,16 @@ class ManualDice:
         for roll, faces in self._faces.items():
             used = self._used.get(roll, 0)
             if used == 0:
-                raise DiceError(roll, f"roll '{roll}' was not rolled by this command")
+                raise DiceError(
+                    roll, f"roll '{roll}' was not rolled by this command", problem="unrolled"
+                )
             if used < len(faces):
                 raise DiceError(
                     roll,
                     f"roll '{roll}' has {len(faces) - used} face(s) left over after die {used}",
                     die=used + 1,
+                    problem="left_over",
+                    left=len(faces) - used,
                 )
 
 

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
+DiceProblem = Literal["missing", "range", "unrolled", "left_over"]
+
 
 class DomainError(Exception):
-    """Raised when a command breaks a rule; nothing is recorded."""
+    """Raised when a command breaks a rule; nothing is recorded.
+
+    `detail_es`, when given, is the same detail in Spanish: the API answers with it when
+    the request asks for Spanish (`?lang=es`, `Accept-Language: es`)."""
 
     status = 422
     title = "Rule violation"
 
-    def __init__(self, rule: str, detail: str, *, field: str | None = None) -> None:
+    def __init__(
+        self, rule: str, detail: str, *, field: str | None = None, detail_es: str | None = None
+    ) -> None:
         super().__init__(f"{rule}: {detail}")
         self.rule = rule
         self.detail = detail
         self.field = field
+        self.detail_es = detail_es
 
 
 class RuleViolation(DomainError):
@@ -21,14 +31,35 @@ class RuleViolation(DomainError):
 
 
 class DiceError(DomainError):
-    """Raised when a command's manual dice are out of range, missing or left over."""
+    """Raised when a command's manual dice are out of range, missing or left over.
+
+    Besides the roll and die, what went wrong (`problem`) and its figures: `sides` of the
+    die, `given` (faces given for the roll, None when the roll was not given at all),
+    `value` (the face out of range), `left` (faces left over)."""
 
     title = "Bad dice"
 
-    def __init__(self, roll: str, detail: str, *, die: int | None = None) -> None:
-        super().__init__("DICE", detail, field=f"dice.{roll}")
+    def __init__(
+        self,
+        roll: str,
+        detail: str,
+        *,
+        die: int | None = None,
+        problem: DiceProblem | None = None,
+        sides: int | None = None,
+        given: int | None = None,
+        value: Any = None,
+        left: int | None = None,
+        detail_es: str | None = None,
+    ) -> None:
+        super().__init__("DICE", detail, field=f"dice.{roll}", detail_es=detail_es)
         self.roll = roll
         self.die = die
+        self.problem = problem
+        self.sides = sides
+        self.given = given
+        self.value = value
+        self.left = left
 
 
 class NotFound(DomainError):

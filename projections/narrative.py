@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from domain.corrections import voided_by
+from domain.errors import DomainError
 from domain.fold import evolve
 from domain.state import EncounterState
 
 Describe = Callable[[Any, EncounterState], str]
+Lang = Literal["en", "es"]
+LANGS: tuple[Lang, ...] = ("en", "es")
+SPANISH_RULESETS = frozenset({"phantasia"})  # the rule systems whose log reads in Spanish
 _LINES: dict[str, Describe] = {}
+_LINES_ES: dict[str, Describe] = {}
 
 
 def _line(name: str) -> Callable[[Describe], Describe]:
@@ -21,13 +26,49 @@ def _line(name: str) -> Callable[[Describe], Describe]:
     return register
 
 
-def narrative(events: Sequence[Any]) -> Iterator[dict[str, Any]]:
-    """Yield {position, round, type, actor, text, voided_by} for each event, in order."""
+def _line_es(name: str) -> Callable[[Describe], Describe]:
+    """Register the Spanish line of an event type (the English one stands in without it)."""
+
+    def register(fn: Describe) -> Describe:
+        _LINES_ES[name] = fn
+        return fn
+
+    return register
+
+
+def check_lang(lang: str, ruleset: str) -> None:
+    """Refuse a log language this encounter is not offered in (the API and the CLI ask;
+    `narrative` itself writes whatever it is asked for)."""
+    if lang not in LANGS:
+        raise DomainError("LANG", f"lang is 'en' or 'es', not {lang!r}", field="lang")
+    if lang == "es" and ruleset not in SPANISH_RULESETS:
+        raise DomainError(
+            "LANG",
+            f"Spanish is offered for PHANTÄSIA encounters; this one is {ruleset!r}",
+            field="lang",
+        )
+
+
+def narrative(events: Sequence[Any], lang: Lang = "en") -> Iterator[dict[str, Any]]:
+    """Yield {position, round, type, actor, text, voided_by} for each event, in order.
+
+    `lang="es"`: an event type's Spanish line where one is registered (`_line_es`), its
+    English line otherwise."""
+    if lang not in LANGS:
+        raise ValueError(f"lang is 'en' or 'es', not {lang!r}")
+    if lang == "es":
+        return _narrate(events, _LINES | _LINES_ES, _created_es)
+    return _narrate(events, _LINES, _created)
+
+
+def _narrate(
+    events: Sequence[Any], lines: dict[str, Describe], created: Callable[[Any], str]
+) -> Iterator[dict[str, Any]]:
     voided = voided_by(events)
     state: EncounterState | None = None
     for event in events:
         kind = type(event).__name__
-        text = _LINES[kind](event, state) if state is not None else _created(event)
+        text = lines[kind](event, state) if state is not None else created(event)
         yield {
             "position": event.originator_version,
             "round": state.round if state else 1,
@@ -481,3 +522,148 @@ def _(e: Any, s: EncounterState) -> str:
         f"{_name(s, e.combatant)} is knocked back: Strength {roll['total']} vs "
         f"{_skill_text(e.skill)}, {outcome}."
     )
+
+
+# -- Spanish (the terms of the PHANTÄSIA book: PV, PM, narrador, turno, ronda) ------------
+
+
+def _signed_es(n: int) -> str:
+    """'+3', '−3' (a true minus sign), as the book prints modifiers."""
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _number_es(n: int) -> str:
+    """'10', '−3': a negative figure with a true minus sign."""
+    return str(n) if n >= 0 else f"−{-n}"
+
+
+def _pv(before: int, after: int) -> str:
+    return f"PV {_number_es(before)} → {_number_es(after)}"
+
+
+def _narrator(actor: str) -> str:
+    return "El narrador" if actor == "gm" else actor
+
+
+_DICE_SOURCE_ES = {
+    "server": "dados del servidor",
+    "seeded": "dados con semilla",
+    "manual": "dados de la mesa",
+}
+
+
+def _created_es(e: Any) -> str:
+    dice = _DICE_SOURCE_ES.get(e.dice_source, f"dados {e.dice_source}")
+    return f"Comienza el encuentro “{e.name}” ({e.ruleset}, {dice})."
+
+
+@_line_es("CombatantAdded")
+def _(e: Any, s: EncounterState) -> str:
+    side = f" ({e.side})" if e.side else ""
+    return f"{e.name} se une{side}: PV {_number_es(e.hits)}/{e.max_hits}."
+
+
+@_line_es("DamageApplied")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} recibe {e.amount} de daño: {_pv(e.hits_before, e.hits_after)}."
+
+
+@_line_es("HitsAdjusted")
+def _(e: Any, s: EncounterState) -> str:
+    return (
+        f"Narrador: {_name(s, e.combatant)} {_signed_es(e.amount)} PV ({e.reason}): "
+        f"{_pv(e.hits_before, e.hits_after)}."
+    )
+
+
+@_line_es("ConditionApplied")
+def _(e: Any, s: EncounterState) -> str:
+    extra = (
+        f", {e.rate} por ronda"
+        if e.rate
+        else (f" durante {e.count} ronda{'s' if e.count != 1 else ''}" if e.count else "")
+    )
+    return f"{_name(s, e.combatant)} sufre «{e.condition}»{extra} ({e.reason})."
+
+
+@_line_es("ConditionCleared")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_name(s, e.combatant)} ya no sufre «{e.condition}» ({e.reason})."
+
+
+@_line_es("UpkeepTicked")
+def _(e: Any, s: EncounterState) -> str:
+    who = _name(s, e.combatant)
+    head = f"Ronda {e.round}, mantenimiento"
+    pv = _pv(e.hits_before, e.hits_after)
+    if e.kind == "bleeding":
+        return f"{head}: {who} sangra {e.amount} ({pv})."
+    if e.kind == "dying":
+        return f"{head}: {who} se está muriendo y pierde {e.amount} ({pv})."
+    count = f"«{e.kind}» {e.count_before} → {e.count_after}"
+    if e.amount:
+        return f"{head}: {who} pierde {e.amount} por {count} ({pv})."
+    return f"{head}: {who}: {count}."
+
+
+@_line_es("RollVoided")
+@_line_es("CommandUndone")
+@_line_es("CommandRedone")
+def _(e: Any, s: EncounterState) -> str:
+    verb = {
+        "RollVoided": f"anula el evento {e.target}",
+        "CommandUndone": "deshace la última orden",
+        "CommandRedone": f"rehace (anula el deshacer {e.target})",
+    }[type(e).__name__]
+    what = ", ".join(str(p) for p in e.cascade)
+    return f"{_narrator(e.actor)} {verb}: eventos {what} ({e.reason})."
+
+
+@_line_es("DiceSecretRevealed")
+def _(e: Any, s: EncounterState) -> str:
+    more = (
+        " Se compromete un secreto nuevo para las tiradas que siguen." if e.next_commitment else ""
+    )
+    return (
+        f"Se revela el secreto {e.epoch} de los dados del servidor: {e.secret} "
+        f"(SHA-256 {e.commitment[:16]}…, el comprometido).{more}"
+    )
+
+
+@_line_es("DiceCommitted")
+def _(e: Any, s: EncounterState) -> str:
+    return (
+        f"Se compromete el secreto {e.epoch} de los dados del servidor: "
+        f"SHA-256 {e.commitment[:16]}…."
+    )
+
+
+@_line_es("EncounterEnded")
+def _(e: Any, s: EncounterState) -> str:
+    return f"El encuentro termina ({e.reason})."
+
+
+@_line_es("RoundEnded")
+def _(e: Any, s: EncounterState) -> str:
+    return f"Fin de la ronda {e.round}."
+
+
+@_line_es("ModifierSet")
+def _(e: Any, s: EncounterState) -> str:
+    until = f" hasta la ronda {e.last_round}" if e.last_round else ""
+    return (
+        f"Narrador: {_name(s, e.combatant)}: {e.name} {_signed_es(e.value)} a "
+        f"{e.applies_to}{until}."
+    )
+
+
+@_line_es("ModifierCleared")
+def _(e: Any, s: EncounterState) -> str:
+    return f"Narrador: {_name(s, e.combatant)} pierde {e.name} ({e.reason})."
+
+
+@_line_es("TurnEnded")
+def _(e: Any, s: EncounterState) -> str:
+    n = e.actions_left
+    kept = f" y guarda {n} {'acción' if n == 1 else 'acciones'} para defenderse" if n else ""
+    return f"{_name(s, e.combatant)} termina su turno{kept}."

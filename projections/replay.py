@@ -7,13 +7,14 @@ from typing import Any
 
 from domain.fold import evolve
 from domain.state import EncounterState
-from projections.narrative import narrative
+from projections.narrative import Lang, narrative
 from projections.view import encounter_view
 
 
-def rounds_of(events: Sequence[Any]) -> Iterator[dict[str, Any]]:
-    """{round, lines, combatants} for each round (the last may be unfinished)."""
-    lines = list(narrative(events))
+def rounds_of(events: Sequence[Any], lang: Lang = "en") -> Iterator[dict[str, Any]]:
+    """{round, lines, combatants} for each round (the last may be unfinished); the lines in
+    `lang` (see `narrative`)."""
+    lines = list(narrative(events, lang))
     state: EncounterState | None = None
     chunk: list[dict[str, Any]] = []
     for event, line in zip(events, lines, strict=True):

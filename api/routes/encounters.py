@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Header, Path, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from sse_starlette import EventSourceResponse
 from starlette.background import BackgroundTask
@@ -22,7 +22,9 @@ from api.deps import (
     GmDep,
     ReaderDep,
     actor_of,
+    error_lang,
     grant_for,
+    log_lang,
     token_grant,
 )
 from api.problems import PROBLEM
@@ -36,7 +38,7 @@ from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
 from projections.diff import diff_views
 from projections.export import csv_lines, ndjson_lines, record_of, records
-from projections.narrative import narrative
+from projections.narrative import Lang, check_lang, narrative
 from projections.view import combatant_view_of, encounter_view
 
 router = APIRouter(prefix="/encounters", tags=["encounters"])
@@ -235,9 +237,15 @@ async def run_command(
             "answer and records nothing new; with another body it is a 422.",
         ),
     ] = None,
+    lang: Annotated[Lang | None, Depends(error_lang)] = None,
 ) -> Any:
     """Run one command; returns the events it recorded and the new view. The GM may run any
-    command; a player acts only for his own combatants (403 otherwise)."""
+    command; a player acts only for his own combatants (403 otherwise).
+
+    A refusal's `detail` is in Spanish (with `Content-Language: es`) when asked for with
+    `?lang=es` or an `Accept-Language` whose first language is `es`: the error's own Spanish
+    text, or for bad dice and an unknown combatant or action a translation; any other
+    refusal keeps its English detail."""
     actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
     acting = grant if fraylog.settings.auth else None
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
@@ -387,11 +395,24 @@ async def get_events(
     "/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS, operation_id="get_log"
 )
 async def get_log(
-    encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep, until: Until = None
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    grant: ReaderDep,
+    response: Response,
+    lang: Annotated[Lang, Depends(log_lang)],
+    until: Until = None,
 ) -> dict[str, Any]:
-    """The narrative log: one readable line per event, voided ones marked."""
+    """The narrative log: one readable line per event, voided ones marked.
+
+    `lang=es` writes the lines in Spanish, in the PHANTÄSIA book's terms (PV, PM, narrador,
+    ronda, turno), with `Content-Language: es`; it is offered for PHANTÄSIA encounters only
+    (any other: 422, rule `LANG`, field `lang`). An event without a Spanish line yet keeps
+    its English one."""
     events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
-    return {"lines": list(narrative(events))}
+    check_lang(lang, events[0].ruleset)
+    if lang == "es":
+        response.headers["Content-Language"] = "es"
+    return {"lines": list(narrative(events, lang))}
 
 
 @router.get(

@@ -150,3 +150,20 @@ def test_given_a_fight_with_a_void_when_replayed_then_rounds_bars_and_struck_lin
     assert runner.invoke(app, ["verify", str(eid)], env=env).exit_code == 0
     exported = runner.invoke(app, ["export", str(eid), "--format", "csv"], env=env)
     assert exported.output.startswith("position,type,")
+
+
+def test_given_a_novus_encounter_when_replayed_with_lang_es_then_refused_with_exit_2(tmp_path):
+    from uuid import UUID
+
+    path = str(tmp_path / "lang.db")
+    with Fraylog(Settings(sqlite_path=path)) as fraylog:
+        eid = UUID(fraylog.create_encounter("Emboscada", "novus", "manual").state.id)
+    env = {"FRAYLOG_SQLITE_PATH": path, "COLUMNS": "200"}
+    refused = runner.invoke(app, ["replay", str(eid), "--lang", "es"], env=env)
+    assert refused.exit_code == 2, refused.output
+    assert "Spanish is offered for PHANTÄSIA encounters" in refused.output
+    assert "Emboscada" not in refused.output  # nothing replayed
+    unknown = runner.invoke(app, ["replay", str(eid), "--lang", "fr"], env=env)
+    assert unknown.exit_code == 2 and "Emboscada" not in unknown.output
+    english = runner.invoke(app, ["replay", str(eid), "--lang", "en"], env=env)
+    assert english.exit_code == 0 and "Encounter “Emboscada” begins" in english.output
