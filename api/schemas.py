@@ -16,7 +16,7 @@ class EncounterCreate(BaseModel):
 
     name: str = Field(min_length=1, max_length=120, examples=["Ambush at the ford"])
     ruleset: Literal["novus", "phantasia", "wits"] = Field(
-        description="The rule system: novus or wits (phantasia is not playable yet)."
+        description="The rule system: novus, phantasia or wits."
     )
     options: dict[str, Any] = Field(
         default_factory=dict,
@@ -127,6 +127,46 @@ class WitsCombatant(BaseModel):
     down: bool = Field(description="At or below down_at: the GM rules his state.")
 
 
+class PhantasiaCombatant(BaseModel):
+    id: str
+    name: str
+    side: str
+    controller: Literal["player", "narrator"] = Field(
+        description="A player character rolls every to-hit check (PHA-CORE-1)."
+    )
+    level: int
+    pv: int = Field(description="PV, signed: below 0 is negative damage (PHA-DTH-1).")
+    max_pv: int
+    negative_damage: int
+    pm: int
+    max_pm: int = Field(description="VIT + floor(level / 5) (PHA-PM-1).")
+    phantasia_points: int
+    max_phantasia_points: int = Field(description="1, 2 or 3 by level (PHA-PP-3).")
+    scores: dict[str, int]
+    adjustments: dict[str, int] = Field(description="By the publisher's table (PHA-CHAR-2).")
+    df: int
+    dm: int
+    at: dict[str, int] = Field(description="AT figure per weapon, before the target's DF.")
+    am: int
+    movement: int = Field(description="MO: metres per Move action (PHA-CHAR-9).")
+    initiative: int | None
+    turn: int = Field(description="His own turns so far (durations count them, PHA-STS-0).")
+    in_turn: bool
+    actions_left: int = Field(description="Action points left this turn (PHA-ACT-1, -6).")
+    offensive_actions: int = Field(description="Offensive actions this turn (PHA-ACT-3).")
+    reaction_used: bool
+    prepared: str | bool | None
+    statuses: dict[str, dict[str, Any]] = Field(
+        description="Status → turns left (null: until its check or the GM), Spanish name, kind."
+    )
+    dropped: str | None
+    free_attack_on: str | None
+    sustaining: str | None
+    extra_uses: dict[str, int]
+    unconscious: bool
+    dead: bool
+
+
 class EncounterHeader(BaseModel):
     id: str
     name: str
@@ -139,7 +179,10 @@ class EncounterHeader(BaseModel):
     )
     forked_from: dict[str, Any] | None = Field(description="{encounter, at, name} of a fork.")
     round: int
-    elapsed_seconds: int
+    elapsed_seconds: int | None = Field(
+        description="Game time since the fight began; null where the rules give a round no "
+        "length (PHANTÄSIA counts turns)."
+    )
 
 
 class NovusEncounter(EncounterHeader):
@@ -166,7 +209,22 @@ class WitsEncounter(EncounterHeader):
     combatants: list[WitsCombatant]
 
 
-EncounterPublic = Annotated[NovusEncounter | WitsEncounter, Field(discriminator="ruleset")]
+class PhantasiaEncounter(EncounterHeader):
+    ruleset: Literal["phantasia"]
+    step: Literal["setup", "surprise", "initiative", "attack", "turn", "between_turns"]
+    acting: str | None = Field(description="Whose turn is under way.")
+    next: str | None = Field(description="Whose turn start_turn starts next.")
+    pending_attack: dict[str, Any] | None = Field(
+        description="An attack that hit (roll_damage) or fumbled (roll_fumble)."
+    )
+    order: list[str] = Field(description="Combatant ids, highest initiative first.")
+    options: dict[str, Any] = Field(description="The encounter's options, defaults included.")
+    combatants: list[PhantasiaCombatant]
+
+
+EncounterPublic = Annotated[
+    NovusEncounter | WitsEncounter | PhantasiaEncounter, Field(discriminator="ruleset")
+]
 
 GM_TOKEN = Field(
     description="The GM's bearer token for this encounter, shown only here, once; null when "
@@ -182,8 +240,13 @@ class WitsEncounterCreated(WitsEncounter):
     gm_token: str | None = GM_TOKEN
 
 
+class PhantasiaEncounterCreated(PhantasiaEncounter):
+    gm_token: str | None = GM_TOKEN
+
+
 EncounterCreated = Annotated[
-    NovusEncounterCreated | WitsEncounterCreated, Field(discriminator="ruleset")
+    NovusEncounterCreated | WitsEncounterCreated | PhantasiaEncounterCreated,
+    Field(discriminator="ruleset"),
 ]
 
 
@@ -220,7 +283,7 @@ class PlayerTokens(BaseModel):
     tokens: list[PlayerToken]
 
 
-CombatantPublic = NovusCombatant | WitsCombatant
+CombatantPublic = NovusCombatant | WitsCombatant | PhantasiaCombatant
 
 
 class EventRecord(BaseModel):

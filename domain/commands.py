@@ -375,7 +375,8 @@ class TakeAction(WitsCommand):
 
 
 class EndTurn(WitsCommand):
-    """Wits: end the turn, keeping any action left for defences (WIT-ORD-5)."""
+    """End the turn. Wits: keeping any action left for defences (WIT-ORD-5). PHANTÄSIA:
+    his end-of-turn checks are rolled and his statuses' durations run (PHA-STS-0)."""
 
     type: Literal["end_turn"] = "end_turn"
 
@@ -388,6 +389,249 @@ class KnockBack(CommandBase):
     combatant: str
     attack: str = Field(description="The action id of the attack that knocked him back.")
     modifiers: Modifiers = Field(default_factory=dict)
+
+
+# -- PHANTÄSIA ------------------------------------------------------------------------
+
+Characteristic = Literal["fue", "agi", "int", "vit", "sue", "ca"]
+Targets = Annotated[list[str], Field(min_length=1, max_length=12)]
+
+
+class PhantasiaCommand(WitsCommand):
+    """A PHANTÄSIA action of one combatant, on his turn unless the GM rules otherwise
+    (`out_of_order`) or it is a reaction; the same fields as a Wits action."""
+
+
+class DeclareSurprise(CommandBase):
+    """The narrator judges a surprise (PHA-SURP-1): each one named acts once first."""
+
+    type: Literal["declare_surprise"] = "declare_surprise"
+    combatants: Targets
+
+
+class StartTurn(CommandBase):
+    """Start the next turn in the order (or the named combatant's): start-of-turn upkeep
+    (Defense ends, reaction back, fear and suffocation checks) is rolled and recorded."""
+
+    type: Literal["start_turn"] = "start_turn"
+    combatant: str | None = Field(default=None, description="Default: the next in the order.")
+
+
+class AttackCheck(PhantasiaCommand):
+    """An attack (AT) or a power (AM): the one check that decides it is rolled by whoever
+    rolls under PHA-CORE-1 — the attacker (AT/AM) or the player defending (DF/DM)."""
+
+    type: Literal["attack_check"] = "attack_check"
+    targets: Targets
+    weapon: str | None = Field(default=None, description="A weapon's name; none: unarmed.")
+    power: str | None = Field(default=None, description="A power's name (AM, PHA-MAG-1).")
+    characteristic: Literal["fue", "agi"] | None = Field(
+        default=None, description="AMP and AA: the attacker's choice (PHA-ATK-1)."
+    )
+    block: list[str] = Field(
+        default_factory=list, max_length=12, description="Targets who block with a shield."
+    )
+    cover: dict[str, int | None] = Field(
+        default_factory=dict, description="Target → cover +1..+5 (null: the default +3)."
+    )
+    adjacent: bool | None = Field(
+        default=None, description="Attacker adjacent to the target (default: not ranged)."
+    )
+    offensive: bool = True
+    reaction: bool = Field(default=False, description="Outside his turn (PHA-RX, PHA-ACT-5).")
+    free: bool = Field(default=False, description="The free attack of fumble result 5.")
+    doublings: int = Field(
+        default=0, ge=0, le=5, description="Doubling effects of powers (PHA-DMG-6)."
+    )
+    critical_target: str | None = Field(
+        default=None, description="A critical area power: the one target doubled (PHA-CRIT-2)."
+    )
+    hit: bool | None = Field(
+        default=None, description="Creature against creature: the GM enters hit or miss."
+    )
+    modifiers: Modifiers = Field(default_factory=dict)
+
+
+class RollDamage(CommandBase):
+    """Roll the damage of the attack that hit (the narrator rolls his creatures')."""
+
+    type: Literal["roll_damage"] = "roll_damage"
+    shield_breaks: list[str] = Field(
+        default_factory=list,
+        max_length=12,
+        description="Blocking defenders who fumbled and let the shield break (PHA-DEF-3).",
+    )
+    choice: Literal["pv", "pm"] | None = Field(
+        default=None, description="Fumble result 6 of a defender, if any: lose PV or 1 PM."
+    )
+
+
+class RollFumble(CommandBase):
+    """Roll the d6 on the fumble table for the attack that fumbled (PHA-CRIT-4, -5)."""
+
+    type: Literal["roll_fumble"] = "roll_fumble"
+    choice: Literal["pv", "pm"] | None = Field(
+        default=None, description="Result 6: lose 1/4 of max PV or 1 PM (default PV)."
+    )
+
+
+class Check(PhantasiaCommand):
+    """A characteristic check (PHA-ACT-12, PHA-CHK-2)."""
+
+    type: Literal["check"] = "check"
+    characteristic: Characteristic
+    purpose: str = Field(default="check", max_length=80)
+    as_action: bool = Field(default=False, description="Spends an action point.")
+    offensive: bool = False
+    reaction: bool = False
+    phantasia_point: bool = Field(
+        default=False, description="Spend a PHANTÄSIA point: succeed at once (PHA-PP-2 b)."
+    )
+    helped_by: str | None = Field(
+        default=None, description="The ally who spends the point (PHA-PP-4)."
+    )
+    power_user_level: int | None = Field(
+        default=None, ge=1, le=100, description="Resisting a power (PHA-CHK-5)."
+    )
+    modifiers: Modifiers = Field(default_factory=dict)
+
+
+class Contest(PhantasiaCommand):
+    """An opposed check: grab, snatch, push, knock down, or escape a grab (PHA-CHK-4)."""
+
+    type: Literal["contest"] = "contest"
+    kind: Literal["grab", "snatch", "push", "knock_down", "escape"]
+    target: str
+    characteristic: Literal["fue", "agi"] = "fue"
+    target_characteristic: Literal["fue", "agi"] = "fue"
+    item: str | None = Field(default=None, max_length=60, description="What is snatched.")
+    reaction: bool = False
+    modifiers: Modifiers = Field(default_factory=dict)
+
+
+class Act(PhantasiaCommand):
+    """Any other action for one action point (PHA-ACT)."""
+
+    type: Literal["act"] = "act"
+    action: Literal[
+        "move",
+        "switch_weapon",
+        "reload",
+        "use_item",
+        "defense",
+        "stand_up",
+        "prepare",
+        "cast_power",
+        "other",
+    ]
+    metres: int | None = Field(default=None, ge=0, le=1000, description="move")
+    terrain: Literal["normal", "climb", "swim", "stealth"] = "normal"
+    weapon: str | None = Field(default=None, description="switch_weapon, reload")
+    power: str | None = Field(default=None, description="cast_power")
+    sustain: bool = Field(default=False, description="cast_power: kept active (PHA-CONC-1).")
+    trigger: str | None = Field(default=None, max_length=200, description="prepare")
+    what: str = Field(default="", max_length=200)
+    offensive: bool | None = Field(
+        default=None, description="use_item, cast_power, other: the narrator says (PHA-ACT-2)."
+    )
+    reaction: bool = False
+
+
+class ApplyStatus(CommandBase):
+    """A status on a combatant (PHA-STS): from a power, an item or the narrator."""
+
+    type: Literal["apply_status"] = "apply_status"
+    combatant: str
+    status: str = Field(description="One of the twenty statuses, or 'magic'.")
+    name: str | None = Field(
+        default=None, max_length=60, description="A magic's name (status 'magic')."
+    )
+    turns: int | None = Field(default=None, ge=1, le=1000, description="His own turns.")
+    beneficial: bool | None = Field(default=None, description="A magic: beneficial or not.")
+    item: bool = Field(
+        default=False, description="An item's bonus (a ring): adds to others (PHA-STK-1)."
+    )
+    modifiers: dict[
+        Literal["fue", "agi", "int", "vit", "sue", "ca", "at", "df", "am", "dm", "mo"], int
+    ] = Field(default_factory=dict, description="A magic's changes to scores and figures.")
+    damage: str | None = Field(default=None, description="Poison: its damage dice (1d6).")
+    reduction: int | None = Field(default=None, ge=0, le=1000, description="Weakness.")
+    resist: Characteristic | None = Field(
+        default=None, description="The check that avoids it, rolled now (PHA-CHK-5)."
+    )
+    by: str | None = Field(default=None, description="The power's user (his level).")
+    replace: str | None = Field(
+        default=None,
+        description="A fourth beneficial status: the one to end, or 'least_time' (PHA-STK-3).",
+    )
+    modifiers_check: Modifiers = Field(default_factory=dict, description="On the resist check.")
+    reason: str = Field(default="", max_length=200)
+
+
+class SetLoad(CommandBase):
+    """The weight a character carries, for the optional load rule (PHA-WPN-7)."""
+
+    type: Literal["set_load"] = "set_load"
+    combatant: str
+    carried_kg: float = Field(ge=0, le=10_000)
+
+
+class Jump(PhantasiaCommand):
+    """A jump: a FUE check against the base distance (PHA-JMP)."""
+
+    type: Literal["jump"] = "jump"
+    kind: Literal["long", "high"]
+    metres: int = Field(ge=1, le=100)
+    fall_m: int | None = Field(default=None, ge=0, le=1000, description="A miss falls this far.")
+
+
+class Fall(CommandBase):
+    """Falling damage: metres × 3, and Prone (PHA-DMG-8)."""
+
+    type: Literal["fall"] = "fall"
+    combatant: str
+    metres: int = Field(ge=1, le=1000)
+
+
+class Heal(CommandBase):
+    """Healing: pays off negative PV first (PHA-DTH-5); a healing magic adds the caster's
+    INT adjustment (PHA-DMG-4)."""
+
+    type: Literal["heal"] = "heal"
+    combatant: str
+    amount: int | None = Field(default=None, ge=0, le=10_000)
+    heal_dice: str | None = Field(default=None, description="e.g. 2d6")
+    caster: str | None = None
+    reason: str = Field(default="", max_length=200)
+
+
+class SpendPhantasiaPoint(CommandBase):
+    """Spend a PHANTÄSIA point (PHA-PP-2, -4): re-roll the last AT/DF/AM/DM check, re-roll a
+    failed death check, or regain 1 PM (succeeding at a check: `check` with
+    phantasia_point)."""
+
+    type: Literal["spend_phantasia_point"] = "spend_phantasia_point"
+    combatant: str = Field(description="Who spends the point.")
+    use: Literal["reroll", "death_reroll", "pm"]
+    for_combatant: str | None = Field(default=None, description="An ally helped (PHA-PP-4).")
+
+
+class AwardPhantasiaPoint(CommandBase):
+    """The narrator awards a PHANTÄSIA point (PHA-PP-1); one at his maximum may pass it on."""
+
+    type: Literal["award_phantasia_point"] = "award_phantasia_point"
+    combatant: str
+    pass_to: str | None = None
+    reason: str = Field(default="", max_length=200)
+
+
+class AdjustPm(CommandBase):
+    """PM granted by the narrator or spent by an ability (PHA-PM-4, -5)."""
+
+    type: Literal["adjust_pm"] = "adjust_pm"
+    combatant: str
+    amount: int = Field(ge=-1000, le=1000)
+    reason: str = Field(default="", max_length=200)
 
 
 class EndRound(CommandBase):
@@ -501,6 +745,22 @@ Command = Annotated[
     | TakeAction
     | EndTurn
     | KnockBack
+    | DeclareSurprise
+    | StartTurn
+    | AttackCheck
+    | RollDamage
+    | RollFumble
+    | Check
+    | Contest
+    | Act
+    | ApplyStatus
+    | SetLoad
+    | Jump
+    | Fall
+    | Heal
+    | SpendPhantasiaPoint
+    | AwardPhantasiaPoint
+    | AdjustPm
     | EndRound
     | AdjustHits
     | SetCondition

@@ -397,15 +397,187 @@ def _turn_held(state: EncounterState, e: Any) -> None:
     state.combatants[e.combatant].round_marks["held"] = True
 
 
-@_on("TurnEnded")
-def _turn_ended(state: EncounterState, e: Any) -> None:
-    state.combatants[e.combatant].round_marks["turn_over"] = True
-
-
 @_on("KnockBackTested")
 def _knock_back_tested(state: EncounterState, e: Any) -> None:
     action = state.action(e.attack)  # the fall and the lost aim are their own events
     action.params = {**action.params, "knocked_back": True}
+
+
+# -- PHANTÄSIA: turns, action points, statuses, PM and PHANTÄSIA points -----------------
+
+
+def _spend(who: CombatantState, spent: dict[str, Any] | None) -> None:
+    """An action point spent: offensive ones in his own turn count for the repeat penalty
+    (PHA-ACT-3, PHA-ACT-5); a reaction uses his one reaction (PHA-RX-1)."""
+    if not spent:
+        return
+    marks = who.marks
+    if spent.get("reaction"):
+        marks["reaction_used"] = True
+        marks.pop("prepared", None)
+        return
+    if spent.get("free"):
+        return
+    marks["spent"] = marks.get("spent", 0) + 1
+    if spent.get("offensive"):
+        marks["offensive"] = marks.get("offensive", 0) + 1
+
+
+@_on("SurpriseDeclared")
+def _surprise_declared(state: EncounterState, e: Any) -> None:
+    for combatant in e.combatants:
+        state.combatants[combatant].marks["surprise"] = "due"
+
+
+@_on("TieBroken")
+def _tie_broken(state: EncounterState, e: Any) -> None:
+    for rank, combatant in enumerate(e.order):
+        state.combatants[combatant].marks["tie_rank"] = len(e.order) - rank
+
+
+@_on("TurnStarted")
+def _turn_started(state: EncounterState, e: Any) -> None:
+    for other in state.combatants.values():
+        other.marks.pop("in_turn", None)
+    marks = state.combatants[e.combatant].marks
+    for key in ("spent", "offensive", "defended", "reaction_used", "prepared", "pushed_back"):
+        marks.pop(key, None)
+    marks.update(in_turn=True, actions=e.actions)
+    if e.surprise:
+        marks["surprise"] = "acting"
+    else:
+        marks["turn"] = e.turn
+        marks["done_round"] = e.round
+
+
+@_on("TurnEnded")
+def _turn_ended(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    if state.ruleset == "phantasia":
+        who.marks.pop("in_turn", None)
+        if who.marks.get("surprise") == "acting":
+            who.marks["surprise"] = "done"
+        return
+    who.round_marks["turn_over"] = True
+
+
+@_on("StatusApplied")
+def _status_applied(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.conditions[e.status] = Condition(
+        count=e.turns,
+        round=state.round,
+        position=e.originator_version,
+        data={**e.data, "status": e.kind},
+    )
+
+
+@_on("StatusTicked")
+def _status_ticked(state: EncounterState, e: Any) -> None:
+    condition = state.combatants[e.combatant].conditions[e.status]
+    condition.count = e.turns_after
+    condition.data = {**condition.data, **e.data}
+
+
+@_on("StatusEnded")
+def _status_ended(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].conditions.pop(e.status, None)
+
+
+@_on("CheckRolled")
+def _check_rolled(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _spend(who, e.spent)
+    if e.purpose == "concentration" and not e.check["success"]:
+        who.marks.pop("sustaining", None)  # PHA-CONC-1: that use of the power is lost
+
+
+@_on("ContestRolled")
+def _contest_rolled(state: EncounterState, e: Any) -> None:
+    _spend(state.combatants[e.combatant], e.spent)
+
+
+@_on("ActionSpent")
+def _action_spent(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    if e.action == "shield_breaks":  # a fumbled block: the shield is destroyed (PHA-DEF-3)
+        who.marks["shield_broken"] = True
+        return
+    if e.action == "load":  # the weight carried (PHA-WPN-7): no action point
+        who.marks["carried_kg"] = e.details["carried_kg"]
+        return
+    _spend(who, {"offensive": e.offensive, "reaction": e.reaction})
+    d = e.details
+    if e.action == "defense":
+        who.marks["defended"] = True
+    elif e.action == "prepare":
+        who.marks["prepared"] = d.get("trigger") or True
+    elif e.action in ("switch_weapon", "use_item") and d.get("weapon"):
+        who.marks["wielding"] = d["weapon"]
+        if who.marks.get("dropped") == d["weapon"]:
+            who.marks.pop("dropped", None)
+    if d.get("sustain"):
+        who.marks["sustaining"] = d["power"]
+    if d.get("power"):
+        _power_used(who, d)
+
+
+def _power_used(who: CombatantState, d: dict[str, Any]) -> None:
+    uses = who.marks.setdefault("uses", {})
+    uses[d["power"]] = uses.get(d["power"], 0) + 1
+    if d.get("available_from") is not None:
+        who.marks.setdefault("cooldowns", {})[d["power"]] = d["available_from"]
+
+
+@_on("AttackChecked")
+def _attack_checked(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    _spend(who, e.spent)
+    _add_actions(state, [e.action])
+    params = e.action["params"]
+    if params.get("power"):
+        _power_used(who, params)
+    if not e.spent or not e.spent.get("free"):
+        return
+    who.marks.pop("free_attack", None)
+
+
+@_on("CheckRerolled")
+def _check_rerolled(state: EncounterState, e: Any) -> None:
+    action = state.action(e.action)
+    action.params = {**action.params, "results": e.results}
+    action.status = "pending" if any(r["follows"] for r in e.results) else "resolved"
+
+
+@_on("FumbleRolled")
+def _fumble_rolled(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    action = state.action(e.action)
+    action.params = {**action.params, "fumble_rolled": True}
+    if not action.params.get("damage_due"):
+        action.status = "resolved"
+    d = e.details
+    if d.get("dropped"):
+        who.marks["dropped"] = d["dropped"]
+    if d.get("power_locked"):
+        who.marks.setdefault("cooldowns", {})[d["power_locked"]] = d["available_from"]
+    if d.get("free_attack_for"):
+        state.combatants[d["free_attack_for"]].marks["free_attack"] = e.combatant
+
+
+@_on("DeathChecked")
+def _death_checked(state: EncounterState, e: Any) -> None:
+    return None  # death is its own StatusApplied; the check changes nothing by itself
+
+
+@_on("PmChanged")
+def _pm_changed(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].marks["pm"] = e.pm_after
+
+
+@_on("PhantasiaPointsChanged")
+def _phantasia_points_changed(state: EncounterState, e: Any) -> None:
+    state.combatants[e.combatant].marks["pp"] = e.points_after
 
 
 @_on("RollVoided")

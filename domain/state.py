@@ -38,6 +38,7 @@ class Condition(BaseModel):
     count: int | None = None
     round: int  # the round it was applied in
     position: int
+    data: dict[str, Any] = Field(default_factory=dict)  # rule-system facts (PHANTÄSIA statuses)
 
 
 class Effect(BaseModel):

@@ -9,6 +9,7 @@ from domain.corrections import voided_by
 from domain.errors import DomainError
 from domain.fold import evolve
 from domain.state import EncounterState
+from projections import narrative_phantasia as _phantasia
 
 Describe = Callable[[Any, EncounterState], str]
 Lang = Literal["en", "es"]
@@ -108,6 +109,8 @@ def _created(e: Any) -> str:
 
 @_line("CombatantAdded")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.joins(e, es=False)
     if s.ruleset == "wits":
         return f"{e.name} joins ({e.side}): Current Health {e.hits}/{e.max_hits}."
     return f"{e.name} joins ({e.side}): {e.hits}/{e.max_hits} hits."
@@ -115,6 +118,8 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("InitiativeRolled")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.initiative(e, s, es=False)
     if s.ruleset == "wits":
         return _wits_place(e, s)
     if e.entered:
@@ -249,6 +254,8 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("DamageApplied")
 def _(e: Any, s: EncounterState) -> str:
     b = e.breakdown
+    if s.ruleset == "phantasia":
+        return _phantasia.damage(e, s, es=False)
     if s.ruleset == "wits":
         return _wits_damage(e, s)
     parts = [f"{sum(b['base_damage'].values())} base"]
@@ -559,12 +566,23 @@ def _created_es(e: Any) -> str:
 
 @_line_es("CombatantAdded")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.joins(e, es=True)
     side = f" ({e.side})" if e.side else ""
     return f"{e.name} se une{side}: PV {_number_es(e.hits)}/{e.max_hits}."
 
 
+@_line_es("InitiativeRolled")
+def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.initiative(e, s, es=True)
+    return _LINES["InitiativeRolled"](e, s)
+
+
 @_line_es("DamageApplied")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.damage(e, s, es=True)
     return f"{_name(s, e.combatant)} recibe {e.amount} de daño: {_pv(e.hits_before, e.hits_after)}."
 
 
@@ -667,3 +685,8 @@ def _(e: Any, s: EncounterState) -> str:
     n = e.actions_left
     kept = f" y guarda {n} {'acción' if n == 1 else 'acciones'} para defenderse" if n else ""
     return f"{_name(s, e.combatant)} termina su turno{kept}."
+
+
+# PHANTÄSIA's own events, in English and Spanish
+_LINES.update(_phantasia.LINES)
+_LINES_ES.update(_phantasia.LINES_ES)

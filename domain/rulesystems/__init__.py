@@ -18,6 +18,10 @@ def get_rule_system(name: str) -> RuleSystem:
         from domain.rulesystems.wits.system import WitsRules
 
         return WitsRules()
+    if name == "phantasia":
+        from domain.rulesystems.phantasia.system import PhantasiaRules
+
+        return PhantasiaRules()
     if name in RULESETS:
         raise UnknownRuleSystem(
             "RULESET",

@@ -102,7 +102,17 @@ def test_given_novus_when_describing_the_ruleset_then_stats_actions_and_tables_a
     assert costs["missile_attack"] == 2 and costs["cast_spell"] == 4
     assert {b["name"] for b in body["boons"]} >= {"bleeder", "daze_foe"}
     assert "hit_friend" in {s["name"] for s in body["snags"]}
-    assert sqlite_client.get("/rulesets/phantasia").status_code == 422
+
+
+def test_given_phantasia_when_describing_the_ruleset_then_statuses_and_the_fumble_table(
+    sqlite_client: TestClient,
+) -> None:
+    body = sqlite_client.get("/rulesets/phantasia").json()
+    assert body["statuses"]["stunned"]["es"] == "Aturdido"
+    assert body["statuses"]["prone"]["es"] == "Tumbado"
+    assert len(body["fumble_table"]) == 6
+    assert {a["rule"] for a in body["actions"]} >= {f"PHA-ACT-{n}" for n in range(7, 20)}
+    assert "initiative" in body["options_schema"]["properties"]
 
 
 def test_given_wits_when_describing_the_ruleset_then_stats_options_and_called_shots(

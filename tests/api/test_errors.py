@@ -142,11 +142,11 @@ def test_given_bad_stats_when_adding_a_combatant_then_422_names_the_stat(
     assert dup.status_code == 422 and dup.json()["field"] == "name"
 
 
-def test_given_a_ruleset_not_yet_playable_when_creating_then_422(
+def test_given_an_unknown_ruleset_when_creating_then_422_naming_the_field(
     sqlite_client: TestClient,
 ) -> None:
-    r = sqlite_client.post("/encounters", json={"name": "x", "ruleset": "phantasia"})
-    assert r.status_code == 422 and r.json()["rule"] == "RULESET"
+    r = sqlite_client.post("/encounters", json={"name": "x", "ruleset": "dnd"})
+    assert r.status_code == 422 and r.json()["field"] == "body.ruleset"
 
 
 @pytest.mark.parametrize(
@@ -155,6 +155,7 @@ def test_given_a_ruleset_not_yet_playable_when_creating_then_422(
         ("novus", {"test_die": "1d20"}, "NOVUS-OPTIONS", "options"),
         ("wits", {"test_die": "2d10"}, "WITS-OPTIONS", "options.test_die"),
         ("wits", {"dice": 3}, "WITS-OPTIONS", "options.dice"),
+        ("phantasia", {"initiative": "dice"}, "PHANTASIA-OPTIONS", "options.initiative"),
     ],
 )
 def test_given_bad_options_when_creating_then_422_naming_the_option(

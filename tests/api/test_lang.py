@@ -3,9 +3,6 @@ detail of a refusal (`?lang=es` or `Accept-Language: es`, whatever the rule syst
 
 from __future__ import annotations
 
-import dataclasses
-from uuid import UUID
-
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
@@ -71,28 +68,91 @@ def test_given_no_lang_or_en_when_reading_the_log_then_english_lines(
     assert "content-language" not in default.headers
 
 
-def test_given_a_phantasia_encounter_when_reading_the_log_in_spanish_then_spanish_lines(
-    sqlite_client: TestClient, monkeypatch: pytest.MonkeyPatch
+def test_given_a_phantasia_fight_when_reading_the_log_in_spanish_then_the_books_words(
+    sqlite_client: TestClient,
 ) -> None:
-    # No PHANTÄSIA encounter can be created yet: a Novus log stands in, its first event
-    # saying phantasia, as the route reads the ruleset from it.
-    eid, _ = novus_table(sqlite_client)
-    fraylog = sqlite_client.app.state.fraylog
-    stored = fraylog.event_log
-
-    def as_phantasia(encounter_id: UUID, until: int | None = None) -> list:
-        events = stored(encounter_id, until)
-        return [dataclasses.replace(events[0], ruleset="phantasia"), *events[1:]]
-
-    monkeypatch.setattr(fraylog, "event_log", as_phantasia)
-    r = sqlite_client.get(f"/encounters/{eid}/log", params={"lang": "es"})
+    client = sqlite_client
+    eid = new_encounter(client, ruleset="phantasia")
+    pc = {
+        "controller": "player",
+        "fue": 10,
+        "agi": 8,
+        "int": 9,
+        "vit": 6,
+        "sue": 6,
+        "level": 5,
+        "pv": 32,
+        "weapons": [{"name": "espada", "code": "AMM", "damage": "1d8"}],
+    }
+    orc = {"fue": 6, "agi": 6, "int": 6, "vit": 6, "sue": 6, "pv": 12}
+    endimion = add_combatant(client, eid, "Endimion", pc, side="héroes")
+    brakka = add_combatant(client, eid, "Brakka", orc, side="orcos")
+    command(
+        client,
+        eid,
+        {"type": "roll_initiative", "dice": {"initiative:Endimion": [7], "initiative:Brakka": [2]}},
+    )
+    command(client, eid, {"type": "start_turn"})
+    command(
+        client,
+        eid,
+        {
+            "type": "attack_check",
+            "combatant": endimion,
+            "targets": [brakka],
+            "weapon": "espada",
+            "dice": {"attack": [1]},
+        },
+    )
+    command(client, eid, {"type": "roll_damage", "dice": {"damage": [6], "death": [40]}})
+    command(
+        client, eid, {"type": "apply_status", "combatant": brakka, "status": "stunned", "turns": 1}
+    )
+    r = client.get(f"/encounters/{eid}/log", params={"lang": "es"})
     assert r.status_code == 200, r.text
     assert r.headers["content-language"] == "es"
     lines = [x["text"] for x in r.json()["lines"]]
-    assert lines == [
-        "Comienza el encuentro “Test fight” (phantasia, dados de la mesa).",
-        "Brakka se une (héroes): PV 30/30.",
-    ]
+    assert lines[0] == "Comienza el encuentro “Test fight” (phantasia, dados de la mesa)."
+    assert lines[1] == "Endimion se une (héroes), personaje jugador: PV 32/32."
+    assert "Iniciativa de Endimion: 1d12 7 +8 AGI = 15." in lines
+    assert "Ronda 1, turno 1 de Endimion: 2 puntos de acción." in lines
+    assert any("Endimion tira AT d12 1 ≤ " in x and "¡crítico!" in x for x in lines)
+    assert any(x.startswith("Brakka recibe 26 de daño") and "PV 12 → −14" in x for x in lines)
+    assert any(x.startswith("Chequeo de muerte de Brakka: d100 40 > 14") for x in lines)
+    assert "Brakka: status Aturdido durante 1 turno." in lines
+    english = [x["text"] for x in client.get(f"/encounters/{eid}/log").json()["lines"]]
+    assert "Brakka is stunned for 1 of his turns." in english
+
+
+def test_given_a_phantasia_refusal_when_asked_in_spanish_then_the_books_spanish(
+    sqlite_client: TestClient,
+) -> None:
+    client = sqlite_client
+    eid = new_encounter(client, ruleset="phantasia")
+    pc = {"controller": "player", "fue": 7, "agi": 8, "int": 9, "vit": 6, "sue": 6, "pv": 30}
+    endimion = add_combatant(client, eid, "Endimion", pc)
+    add_combatant(client, eid, "Orco", {"fue": 6, "agi": 6, "int": 6, "vit": 6, "sue": 6, "pv": 9})
+    command(
+        client,
+        eid,
+        {"type": "roll_initiative", "dice": {"initiative:Endimion": [9], "initiative:Orco": [1]}},
+    )
+    command(client, eid, {"type": "start_turn"})
+    command(client, eid, {"type": "act", "combatant": endimion, "action": "defense"})
+    body = {
+        "type": "check",
+        "combatant": endimion,
+        "characteristic": "fue",
+        "as_action": True,
+        "offensive": True,
+        "dice": {"check": [3]},
+    }
+    r = client.post(f"/encounters/{eid}/commands", params={"lang": "es"}, json=body)
+    assert r.status_code == 422 and r.json()["rule"] == "PHA-ACT-13"
+    assert r.json()["detail"].startswith("Endimion tomó la acción de Defensa este turno")
+    assert r.headers["content-language"] == "es"
+    r = client.post(f"/encounters/{eid}/commands", json=body)
+    assert r.json()["detail"].startswith("Endimion took the Defense action this turn")
 
 
 def test_given_the_openapi_document_then_lang_is_described_on_the_log_and_the_commands(

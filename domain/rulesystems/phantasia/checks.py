@@ -1,0 +1,75 @@
+"""Roll-under checks on 1d12 (1d20 under some statuses), criticals and fumbles, opposed
+checks (PHA-CHK, PHA-CRIT-1, -4, -6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.dice import Die, Roll, attempt_of, source_name
+from domain.rulesystems.base import Context
+
+
+def roll_check(
+    ctx: Context,
+    name: str,
+    parts: dict[str, int],
+    die: int = 12,
+    *,
+    auto_success: bool = False,
+) -> dict[str, Any]:
+    """PHA-CHK-1: roll 1d12 (PHA-CHK-3: or 1d20) and succeed on a result ≤ the target, the
+    sum of `parts` (PHA-CHK-2: score + modifiers). Default PHA-AMB-10: a natural 1 always
+    succeeds and is a critical; the die's highest face always fails and is a fumble
+    (PHA-CRIT-6: 20 on a d20). `auto_success` (a PHANTÄSIA point, PHA-PP-2 b) rolls
+    nothing."""
+    target = sum(parts.values())
+    if auto_success:
+        return {
+            "target_number": target,
+            "parts": parts,
+            "die": die,
+            "roll": None,
+            "face": None,
+            "success": True,
+            "critical": False,
+            "fumble": False,
+            "margin": None,
+            "automatic": True,
+        }
+    face = ctx.dice.face(name, die)
+    roll = Roll(
+        name=name,
+        expression=f"1d{die} ≤ {target}",
+        dice=(Die(die, (face,), face),),
+        source=source_name(ctx.dice, name),
+        attempt=attempt_of(ctx.dice, name),
+    )
+    critical = face == 1
+    fumble = face == die
+    success = critical or (not fumble and face <= target)
+    return {
+        "target_number": target,
+        "parts": parts,
+        "die": die,
+        "roll": roll.to_dict(),
+        "face": face,
+        "success": success,
+        "critical": critical,
+        "fumble": fumble,
+        "margin": target - face,
+        "automatic": False,
+    }
+
+
+def attacker_wins(attacker: dict[str, Any], defender: dict[str, Any]) -> bool:
+    """PHA-CHK-4 (Default PHA-AMB-5): the attacker wins only if he succeeds and either the
+    defender fails or the attacker's margin (target − roll) is larger; ties and double
+    failures go to the defender. An automatic success (a PHANTÄSIA point) beats any
+    margin but another automatic success."""
+    if not attacker["success"]:
+        return False
+    if not defender["success"]:
+        return True
+    if attacker["automatic"] or defender["automatic"]:
+        return attacker["automatic"] and not defender["automatic"]
+    return attacker["margin"] > defender["margin"]

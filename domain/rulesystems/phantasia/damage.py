@@ -1,0 +1,244 @@
+"""Damage, unconsciousness and death (PHA-DMG-6, -7, -11, PHA-DTH-1..5, PHA-CONC-1,
+PHA-STS-8, -13, -17)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import events as ev
+from domain.dice import roll_plain
+from domain.rulesystems.base import Context
+from domain.rulesystems.phantasia import statuses
+from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.turns import check_parts, stats_of
+from domain.state import CombatantState
+
+DEATH_DIE = 100  # PHA-DTH-2
+
+
+def negative_damage(who: CombatantState) -> int:
+    """PHA-DTH-1: PV is signed; negative damage is how far it is below 0."""
+    return max(0, -who.hits)
+
+
+def compute(
+    who: CombatantState,
+    parts: dict[str, int],
+    *,
+    doublings: list[str],
+    halvings: list[str],
+    reduction: dict[str, int] | None = None,
+    element: str | None = None,
+    double_if_unconscious: bool = True,
+) -> dict[str, Any]:
+    """PHA-DMG-11 (Default PHA-AMB-17): (1) roll and add; (2) × the doubling factor, 1 + the
+    number of doubling effects (PHA-DMG-6: two give ×3, not ×4); (3) each halving rounded
+    down; (4) fixed reductions, minimum 0; (5) immunity → 0, affinity → heals."""
+    stats = stats_of(who)
+    doublings = list(doublings)
+    halvings = list(halvings)
+    if double_if_unconscious and who.has("unconscious") and not who.has("dead"):
+        doublings.append("unconscious (PHA-DTH-3)")
+    affinity = stats.elements.get(element) if element else None  # type: ignore[call-overload]
+    if affinity == "vulnerability":
+        doublings.append(f"vulnerable to {element} (PHA-DMG-7)")
+    if affinity == "resistance":
+        halvings.append(f"resistant to {element} (PHA-DMG-7)")
+    if who.has("petrified"):
+        if who.conditions["petrified"].data.get("harmed_by") == element and element:
+            halvings.append("petrified (PHA-AMB-36)")
+        else:
+            affinity = "immunity"
+    base = sum(parts.values())
+    factor = 1 + len(doublings)
+    amount = max(0, base) * factor
+    for _ in halvings:
+        amount //= 2
+    cut = sum((reduction or {}).values())
+    amount = max(0, amount - cut)
+    breakdown: dict[str, Any] = {
+        **parts,
+        "rolled": base,
+        "factor": factor,
+        "doublings": doublings,
+        "halvings": halvings,
+        "reduction": reduction or {},
+    }
+    if affinity == "immunity":
+        breakdown["immune"] = element or "petrified"
+        amount = 0
+    if affinity == "affinity":
+        breakdown["absorbed"] = element
+        breakdown["heals"] = amount  # Default PHA-AMB-18: the full damage, as PV
+        amount = 0
+    breakdown["total"] = amount
+    return breakdown
+
+
+def suffer(
+    ctx: Context,
+    combatant: str,
+    parts: dict[str, Any],
+    *,
+    cause: int | None,
+    rule: str,
+    rolls: dict[str, Any] | None = None,
+    doublings: list[str] | None = None,
+    halvings: list[str] | None = None,
+    reduction: dict[str, int] | None = None,
+    element: str | None = None,
+) -> int | None:
+    """Damage through the pipeline, then its consequences; returns the position of the
+    damage (or heal) event, None when nothing was dealt."""
+    who = ctx.state.combatants[combatant]
+    numbers = {
+        k: v
+        for k, v in parts.items()
+        if isinstance(v, int) and not isinstance(v, bool) and k != "total"
+    }
+    breakdown = compute(
+        who,
+        numbers,
+        doublings=doublings or [],
+        halvings=halvings or [],
+        reduction=reduction,
+        element=element,
+        double_if_unconscious=not parts.get("not doubled"),
+    )
+    breakdown["rule"] = rule
+    if breakdown.get("heals"):
+        heal = breakdown["heals"]
+        at = ctx.emit(
+            ev.HitsAdjusted,
+            cause=cause,
+            combatant=who.id,
+            amount=heal,
+            hits_before=who.hits,
+            hits_after=who.hits + heal,
+            reason=f"affinity to {breakdown['absorbed']}: the damage heals (PHA-DMG-7)",
+        )
+        wake_if_healed(ctx, who.id, at)
+        return at
+    if breakdown["total"] <= 0 and not breakdown.get("immune"):
+        return None
+    was_down = who.has("unconscious")
+    at = ctx.apply_damage(who.id, breakdown, cause=cause, rolls=rolls)
+    if breakdown["total"] <= 0 or who.has("dead"):
+        return at
+    after_damage(ctx, who.id, at, was_down)
+    return at
+
+
+def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> None:
+    who = ctx.state.combatants[combatant]
+    if was_down:
+        death_check(ctx, who.id, cause)  # PHA-DTH-3: a new death check for each instance
+    elif who.hits <= 0:
+        fall_unconscious(ctx, who.id, cause)
+    who = ctx.state.combatants[combatant]
+    if who.has("asleep"):  # PHA-STS-17: damage wakes him; he stays Prone (PHA-AMB-33)
+        ctx.emit(
+            ev.StatusEnded,
+            cause=cause,
+            combatant=who.id,
+            status="asleep",
+            reason="he took damage (PHA-STS-17)",
+        )
+    if who.marks.get("sustaining") and not who.has("dead"):
+        check = roll_check(
+            ctx, "concentration", check_parts(who, "vit"), statuses.die_for(who, "vit")
+        )
+        ctx.emit(
+            ev.CheckRolled,
+            cause=cause,
+            combatant=who.id,
+            purpose="concentration",
+            characteristic="vit",
+            check={**check, "power": who.marks["sustaining"]},
+            spent=None,
+        )
+
+
+def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
+    """PHA-DTH-2: at 0 PV or less he falls Unconscious (PHA-STS-8: Prone too) and at once
+    makes a death check."""
+    who = ctx.state.combatants[combatant]
+    if not who.has("unconscious"):
+        ctx.emit(
+            ev.StatusApplied,
+            cause=cause,
+            combatant=who.id,
+            status="unconscious",
+            kind="unconscious",
+            turns=None,
+            data={"kind": "harmful", "since_turn": who.marks.get("turn", 0)},
+            reason=f"{who.hits} PV (PHA-DTH-2)",
+        )
+    lie_prone(ctx, who.id, cause, "unconscious (PHA-STS-8)")
+    death_check(ctx, who.id, cause)
+
+
+def lie_prone(ctx: Context, combatant: str, cause: int | None, reason: str) -> None:
+    who = ctx.state.combatants[combatant]
+    if not who.has("prone"):
+        ctx.emit(
+            ev.StatusApplied,
+            cause=cause,
+            combatant=who.id,
+            status="prone",
+            kind="prone",
+            turns=None,
+            data={"kind": "harmful", "since_turn": who.marks.get("turn", 0)},
+            reason=reason,
+        )
+
+
+def death_check(ctx: Context, combatant: str, cause: int | None, *, reroll: bool = False) -> bool:
+    """PHA-DTH-2, -4: d100 ≤ the accumulated negative damage kills (at exactly 0 PV no
+    d100 result can); returns whether he died."""
+    who = ctx.state.combatants[combatant]
+    negative = negative_damage(who)
+    roll = roll_plain(ctx.dice, "death", 1, DEATH_DIE)
+    dies = roll.dice_total <= negative
+    checked = ctx.emit(
+        ev.DeathChecked,
+        cause=cause,
+        combatant=who.id,
+        rolls={"death": roll.to_dict()},
+        negative_damage=negative,
+        dies=dies,
+        reroll=reroll,
+    )
+    if dies and not who.has("dead"):
+        ctx.emit(
+            ev.StatusApplied,
+            cause=checked,
+            combatant=who.id,
+            status="dead",
+            kind="dead",
+            turns=None,
+            data={"kind": "harmful", "since_turn": who.marks.get("turn", 0)},
+            reason=f"death check {roll.dice_total} ≤ {negative} (PHA-DTH-2)",
+        )
+    if not dies and reroll and who.has("dead"):
+        ctx.emit(
+            ev.StatusEnded,
+            cause=checked,
+            combatant=who.id,
+            status="dead",
+            reason="the re-rolled death check passed (PHA-DTH-6)",
+        )
+    return dies
+
+
+def wake_if_healed(ctx: Context, combatant: str, cause: int) -> None:
+    """PHA-DTH-5: he stays unconscious unless healing brings him to 1 PV or more."""
+    who = ctx.state.combatants[combatant]
+    if who.has("unconscious") and not who.has("dead") and who.hits >= 1:
+        ctx.emit(
+            ev.StatusEnded,
+            cause=cause,
+            combatant=who.id,
+            status="unconscious",
+            reason=f"healed to {who.hits} PV (PHA-DTH-5)",
+        )

@@ -1,0 +1,348 @@
+"""Initiative, surprise, turns of two action points and their upkeep (PHA-INIT, PHA-SURP,
+PHA-ACT-1, -3..6, PHA-RX, PHA-STS-0, start- and end-of-turn checks, PHA-SUF)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as c
+from domain import events as ev
+from domain.dice import roll_plain
+from domain.errors import RuleViolation
+from domain.rulesystems.base import Context
+from domain.rulesystems.phantasia import statuses
+from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats, max_pm
+from domain.state import CombatantState, EncounterState
+
+ACTION_POINTS = 2  # PHA-ACT-1
+REPEAT_STEP = 3  # PHA-ACT-3: −3 for each offensive action after the first in a turn
+INITIATIVE_DIE = 12  # PHA-INIT-1
+
+
+def stats_of(who: CombatantState) -> PhantasiaStats:
+    return PhantasiaStats.model_validate(who.stats)
+
+
+def options_of(state: EncounterState) -> PhantasiaOptions:
+    return PhantasiaOptions.model_validate(state.options)
+
+
+def pm_of(who: CombatantState) -> int:
+    stats = stats_of(who)
+    return int(who.marks.get("pm", max_pm(stats) if stats.pm is None else stats.pm))
+
+
+def pp_of(who: CombatantState) -> int:
+    return int(who.marks.get("pp", stats_of(who).phantasia_points))
+
+
+def is_player(who: CombatantState) -> bool:
+    return stats_of(who).controller == "player"
+
+
+def refuse(rule: str, en: str, es: str, field: str | None = None) -> RuleViolation:
+    """A refusal, in English and in the book's Spanish."""
+    return RuleViolation(rule, en, field=field, detail_es=es)
+
+
+# -- the order ---------------------------------------------------------------------------
+
+
+def _rank(state: EncounterState, who: CombatantState) -> tuple[int, ...]:
+    """PHA-INIT-2: highest result first; PHA-INIT-3: ties by the higher AGI score, then the
+    re-roll or the narrator's order. PHA-INIT-4 (AGI-order variant): a player character
+    before a narrator's enemy at the same AGI; other ties by the narrator, else entry
+    order (Default PHA-AMB-7)."""
+    variant = options_of(state).initiative == "agi_order"
+    pc_first = 0 if (variant and is_player(who)) else 1
+    return (
+        -(who.ip or 0),
+        -stats_of(who).agi,
+        pc_first,
+        -who.marks.get("tie_rank", 0),
+        who.entry,
+    )
+
+
+def order(state: EncounterState) -> list[CombatantState]:
+    placed = [w for w in state.combatants.values() if w.ip is not None]
+    return sorted(placed, key=lambda w: _rank(state, w))
+
+
+def acting(state: EncounterState) -> CombatantState | None:
+    return next((w for w in state.combatants.values() if w.marks.get("in_turn")), None)
+
+
+def surprise_due(state: EncounterState) -> list[CombatantState]:
+    return [w for w in state.combatants.values() if w.marks.get("surprise") == "due"]
+
+
+def next_up(state: EncounterState) -> CombatantState | None:
+    """Whose turn starts next: a surprising combatant still due (PHA-SURP-1), else the
+    first in the order who has not had his turn this round; the dead have no turns."""
+    due = surprise_due(state)
+    if due:
+        return due[0]
+    return next(
+        (w for w in order(state) if w.marks.get("done_round") != state.round and not w.has("dead")),
+        None,
+    )
+
+
+def unplaced(state: EncounterState) -> list[CombatantState]:
+    return [w for w in state.combatants.values() if w.ip is None and not w.has("dead")]
+
+
+# -- initiative ---------------------------------------------------------------------------
+
+
+def place(ctx: Context, cmd: c.RollInitiative) -> None:
+    """PHA-INIT-1: 1d12 + AGI score (PHA-CORE-5: the score, not its adjustment) + the
+    adjustments the GM enters; players roll for their characters, the narrator for each
+    enemy (an entered `ip` for a group sharing one result). PHA-INIT-5 (Default PHA-AMB-6):
+    once per combat; a late joiner rolls on arrival and is inserted by his result."""
+    state = ctx.state
+    if surprise_due(state) or (acting(state) and acting(state).marks.get("surprise")):
+        raise refuse(
+            "PHA-SURP-1",
+            "the surprising combatants act before initiative is rolled",
+            "los combatientes que sorprenden actúan antes de tirar la iniciativa",
+        )
+    if cmd.tie_order is not None:
+        _order_ties(ctx, cmd.tie_order)
+        return
+    due = unplaced(state)
+    if cmd.combatant is not None:
+        who = state.combatant(cmd.combatant)
+        if who.ip is not None:
+            raise refuse(
+                "PHA-INIT-5",
+                f"{who.name} already has his initiative ({who.ip}): it is rolled once a combat",
+                f"{who.name} ya tiene su iniciativa ({who.ip}): se tira una vez por combate",
+                "combatant",
+            )
+        due = [who]
+    elif not due:
+        raise refuse(
+            "PHA-INIT-5",
+            "every combatant already has his initiative",
+            "todos los combatientes tienen ya su iniciativa",
+        )
+    variant = options_of(state).initiative == "agi_order"
+    placed: list[CombatantState] = []
+    for who in due:
+        agi = stats_of(who).agi
+        if variant:
+            if cmd.ip is not None or cmd.modifiers:
+                raise refuse(
+                    "PHA-INIT-4",
+                    "the AGI-order variant rolls nothing: turns go by AGI score",
+                    "la variante por AGI no tira nada: los turnos van por puntuación de AGI",
+                    "ip",
+                )
+            ctx.emit(
+                ev.InitiativeRolled,
+                combatant=who.id,
+                ip=agi,
+                raw=None,
+                rolls={},
+                modifiers={"AGI": agi},
+                entered=False,
+            )
+        elif cmd.ip is not None:
+            ctx.emit(
+                ev.InitiativeRolled,
+                combatant=who.id,
+                ip=cmd.ip,
+                raw=None,
+                rolls={},
+                modifiers={},
+                entered=True,
+            )
+        else:
+            name = "initiative" if len(due) == 1 else f"initiative:{who.name}"
+            roll = roll_plain(ctx.dice, name, 1, INITIATIVE_DIE, AGI=agi, **cmd.modifiers)
+            ctx.emit(
+                ev.InitiativeRolled,
+                combatant=who.id,
+                ip=roll.total,
+                raw=roll.dice_total,
+                rolls={name: roll.to_dict()},
+                modifiers={"AGI": agi, **cmd.modifiers},
+                entered=False,
+            )
+        placed.append(state.combatants[who.id])
+    if not variant:
+        _reroll_ties(ctx, placed)
+
+
+def _reroll_ties(ctx: Context, placed: list[CombatantState]) -> None:
+    """PHA-INIT-3 (Default PHA-AMB-8): still tied after the AGI score, the tied roll 1d12
+    again among themselves, higher first, as often as it takes; the narrator may order
+    them instead (`tie_order`)."""
+    state = ctx.state
+    groups: dict[tuple[int, int], list[CombatantState]] = {}
+    for w in order(state):
+        groups.setdefault((w.ip or 0, stats_of(w).agi), []).append(w)
+    for group in groups.values():
+        if len(group) < 2 or not any(w in placed for w in group):
+            continue
+        faces: dict[str, list[int]] = {w.id: [] for w in group}
+        ids = _settle(ctx, group, faces)
+        rolls = {
+            w.id: {"expression": "1d12 re-roll, ties again", "faces": faces[w.id]} for w in group
+        }
+        ctx.emit(ev.TieBroken, order=ids, rolls=rolls, entered=False)
+
+
+def _settle(ctx: Context, tied: list[CombatantState], faces: dict[str, list[int]]) -> list[str]:
+    """Each tied combatant rolls 1d12, higher first; those tied again roll again."""
+    for w in tied:
+        faces[w.id].append(ctx.dice.face(f"tie:{w.name}", INITIATIVE_DIE))
+    by_face: dict[int, list[CombatantState]] = {}
+    for w in tied:
+        by_face.setdefault(faces[w.id][-1], []).append(w)
+    out: list[str] = []
+    for face in sorted(by_face, reverse=True):
+        same = by_face[face]
+        out += [same[0].id] if len(same) == 1 else _settle(ctx, same, faces)
+    return out
+
+
+def _order_ties(ctx: Context, ids: list[str]) -> None:
+    """PHA-INIT-3: the narrator orders tied combatants himself."""
+    state = ctx.state
+    group = [state.combatant(i) for i in ids]
+    keys = {(w.ip, stats_of(w).agi) for w in group}
+    if len({w.id for w in group}) != len(group) or len(group) < 2 or len(keys) != 1:
+        raise refuse(
+            "PHA-INIT-3",
+            "tie_order names two or more combatants tied on initiative and AGI",
+            "tie_order nombra dos o más combatientes empatados en iniciativa y AGI",
+            "tie_order",
+        )
+    ctx.emit(ev.TieBroken, order=[w.id for w in group], rolls={}, entered=True)
+
+
+def declare_surprise(ctx: Context, cmd: c.DeclareSurprise) -> None:
+    """PHA-SURP-1 (Default PHA-AMB-39: only when the narrator declares it): each surprising
+    combatant takes exactly one action before initiative."""
+    state = ctx.state
+    if any(w.ip is not None for w in state.combatants.values()) or acting(state):
+        raise refuse(
+            "PHA-SURP-1",
+            "a surprise comes before initiative is rolled",
+            "la sorpresa va antes de tirar la iniciativa",
+        )
+    ids = [state.combatant(i).id for i in cmd.combatants]
+    if len(set(ids)) != len(ids):
+        raise refuse(
+            "PHA-SURP-1",
+            "name each one once",
+            "nombra a cada uno una sola vez",
+            "combatants",
+        )
+    ctx.emit(ev.SurpriseDeclared, combatants=ids)
+
+
+# -- actions in a turn -------------------------------------------------------------------
+
+
+def action_count(who: CombatantState) -> int:
+    """PHA-ACT-6: 2; +1 with Rapidez; exactly 1 with Lentitud; both give 2 (Default
+    PHA-AMB-14); none while a status forbids acting."""
+    if not statuses.can_act(who):
+        return 0
+    haste, slow = who.has("haste"), who.has("slowness")
+    if haste and slow:
+        return ACTION_POINTS
+    return 1 if slow else ACTION_POINTS + 1 if haste else ACTION_POINTS
+
+
+def actions_left(who: CombatantState) -> int:
+    if not who.marks.get("in_turn") or not statuses.can_act(who):
+        return 0
+    return max(0, who.marks.get("actions", 0) - who.marks.get("spent", 0))
+
+
+def repeat_penalty(who: CombatantState, spent: dict[str, Any]) -> dict[str, int]:
+    """PHA-ACT-3: the k-th offensive action of his turn takes −3 × (k − 1); PHA-ACT-4: a
+    power such as Multiataque reduces it; PHA-ACT-5 (Default PHA-AMB-42): none, and not
+    counted, outside his own turn."""
+    if not spent.get("offensive") or spent.get("reaction") or spent.get("free"):
+        return {}
+    k = who.marks.get("offensive", 0) + 1
+    penalty = min(0, -REPEAT_STEP * (k - 1) + stats_of(who).repeat_reduction)
+    return {"repeated offensive action": penalty} if penalty else {}
+
+
+def check_action(
+    state: EncounterState,
+    who: CombatantState,
+    *,
+    offensive: bool,
+    reaction: bool = False,
+    out_of_order: bool = False,
+    free: bool = False,
+    costs: bool = True,
+) -> dict[str, Any]:
+    """May `who` take this action now? Returns what it spends (PHA-ACT-1, -6, -13, RX)."""
+    spent = {"offensive": offensive, "reaction": reaction, "free": free}
+    if who.has("dead") or not statuses.can_act(who):
+        blocking = [n for n in who.conditions if not statuses.spec(n).get("acts", True)]
+        raise refuse(
+            "PHA-ACT-6",
+            f"{who.name} cannot act ({', '.join(blocking)})",
+            f"{who.name} no puede actuar ({', '.join(statuses.spec(n)['es'] for n in blocking)})",
+            "combatant",
+        )
+    if free:
+        return spent
+    if reaction:
+        if who.marks.get("in_turn"):
+            raise refuse(
+                "PHA-RX-1",
+                "on his own turn this is a plain action, not a reaction",
+                "en su propio turno es una acción normal, no una reacción",
+                "reaction",
+            )
+        if who.marks.get("reaction_used"):
+            raise refuse(
+                "PHA-RX-1",
+                f"{who.name} has used his one reaction until his next turn",
+                f"{who.name} ya usó su única reacción hasta su próximo turno",
+                "reaction",
+            )
+        return spent
+    if not who.marks.get("in_turn") and not out_of_order:
+        now = acting(state)
+        raise refuse(
+            "PHA-INIT-2",
+            f"it is {now.name}'s turn" if now else "no turn has started: start_turn first",
+            f"es el turno de {now.name}" if now else "no ha empezado ningún turno: start_turn",
+            "combatant",
+        )
+    if costs and who.marks.get("in_turn") and actions_left(who) < 1:
+        raise refuse(
+            "PHA-ACT-1",
+            f"{who.name} has no action point left this turn",
+            f"{who.name} no tiene más puntos de acción este turno",
+            "combatant",
+        )
+    if offensive and who.marks.get("defended"):
+        raise refuse(
+            "PHA-ACT-13",
+            f"{who.name} took the Defense action this turn: no offensive action (PHA-AMB-41)",
+            f"{who.name} tomó la acción de Defensa este turno: no puede hacer acciones ofensivas",
+            "combatant",
+        )
+    if not costs:
+        spent["free"] = True
+    return spent
+
+
+def check_parts(who: CombatantState, characteristic: str) -> dict[str, int]:
+    """PHA-CHK-2: the score plus the statuses' modifiers to it (PHA-STK)."""
+    parts = {characteristic.upper(): stats_of(who).score(characteristic)}
+    parts.update(statuses.modifiers(who, characteristic))
+    return parts

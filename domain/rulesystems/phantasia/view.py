@@ -1,0 +1,100 @@
+"""What a PHANTÄSIA table sees, derived from the folded facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rulesystems.phantasia import attacks, damage, statuses, turns
+from domain.rulesystems.phantasia.stats import (
+    adj,
+    adjustment,
+    extra_uses,
+    max_phantasia_points,
+    max_pm,
+)
+from domain.state import CombatantState, EncounterState
+
+
+def _figure(parts: dict[str, int]) -> int:
+    return sum(parts.values())
+
+
+def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
+    stats = turns.stats_of(who)
+    scores = {ch: stats.score(ch) for ch in ("fue", "agi", "int", "vit", "sue", "ca")}
+    return {
+        "id": who.id,
+        "name": who.name,
+        "side": who.side,
+        "controller": stats.controller,
+        "level": stats.level,
+        "pv": who.hits,
+        "max_pv": who.max_hits,
+        "negative_damage": damage.negative_damage(who),
+        "pm": turns.pm_of(who),
+        "max_pm": max_pm(stats),
+        "phantasia_points": turns.pp_of(who),
+        "max_phantasia_points": max_phantasia_points(stats.level),
+        "scores": scores,
+        "adjustments": {ch: adjustment(v) for ch, v in scores.items()},  # PHA-CHAR-2
+        "df": _figure(attacks.defence(who, "df", block=False) | statuses.modifiers(who, "df")),
+        "dm": _figure(attacks.defence(who, "dm", block=False) | statuses.modifiers(who, "dm")),
+        "at": {w.name: 6 + _figure(attacks.attack_bonus(who, w, None, None)) for w in stats.weapons}
+        | {"unarmed": 6 + _figure(attacks.attack_bonus(who, None, None, None))},
+        "am": 6 + adj(stats, "int") if stats.figures.am is None else stats.figures.am,
+        "movement": stats.movement + sum(statuses.modifiers(who, "mo").values()),
+        "initiative": who.ip,
+        "turn": who.marks.get("turn", 0),
+        "in_turn": bool(who.marks.get("in_turn")),
+        "actions_left": turns.actions_left(who),
+        "offensive_actions": who.marks.get("offensive", 0),
+        "reaction_used": bool(who.marks.get("reaction_used")),
+        "prepared": who.marks.get("prepared"),
+        "statuses": {
+            name: {
+                "turns": cond.count,
+                "es": statuses.spec(cond.data.get("status", name)).get("es", name),
+                "kind": statuses.kind_of(who, name),
+                **{k: v for k, v in cond.data.items() if k not in ("status", "kind")},
+            }
+            for name, cond in who.conditions.items()
+        },
+        "dropped": who.marks.get("dropped"),
+        "free_attack_on": who.marks.get("free_attack"),
+        "sustaining": who.marks.get("sustaining"),
+        "extra_uses": {
+            p.name: extra_uses(stats, p.uses_per_day) for p in stats.powers if p.uses_per_day
+        },
+        "unconscious": who.has("unconscious"),
+        "dead": who.has("dead"),
+    }
+
+
+def _step(state: EncounterState) -> str:
+    if not state.combatants:
+        return "setup"
+    if attacks.pending_attack(state) is not None:
+        return "attack"
+    now = turns.acting(state)
+    if turns.surprise_due(state) or (now is not None and now.marks.get("surprise")):
+        return "surprise"
+    if turns.unplaced(state):
+        return "initiative"
+    return "turn" if now is not None else "between_turns"
+
+
+def phantasia_view(state: EncounterState) -> dict[str, Any]:
+    now = turns.acting(state)
+    up = turns.next_up(state)
+    attack = attacks.pending_attack(state)
+    return {
+        "round": state.round,
+        "elapsed_seconds": None,  # the book counts turns; a round has no length in seconds
+        "step": _step(state),
+        "acting": now.id if now else None,
+        "next": up.id if up and not now else None,
+        "pending_attack": attack.model_dump() if attack else None,
+        "order": [c.id for c in turns.order(state)],
+        "options": dict(state.options),
+        "combatants": [combatant_view(state, c) for c in state.combatants.values()],
+    }

@@ -1,0 +1,480 @@
+"""The narrative lines of a PHANTÄSIA encounter, in English and in the book's Spanish
+(PV, PM, DF, DM, AT, AM, Aturdido, Tumbado, ...). projections.narrative merges them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.rulesystems.phantasia.attacks import FUMBLES
+from domain.rulesystems.phantasia.statuses import STATUSES
+from domain.state import EncounterState
+
+Describe = Callable[[Any, EncounterState], str]
+LINES: dict[str, Describe] = {}
+LINES_ES: dict[str, Describe] = {}
+
+FUMBLES_ES = {
+    1: "suelta su arma (un poder: inutilizable 1d4 turnos)",
+    2: "cae al suelo: Tumbado",
+    3: "DF −3 y DM −3 hasta el final de su próximo turno",
+    4: "AT −3 y AM −3 hasta el final de su próximo turno",
+    5: "el enemigo al que atacaba obtiene un ataque gratuito contra él",
+    6: "pierde 1/4 de sus PV máximos, o 1 PM",
+}
+ACTIONS_ES = {
+    "move": "Movimiento",
+    "switch_weapon": "Cambiar Arma",
+    "reload": "Recargar",
+    "use_item": "Usar Ítem",
+    "defense": "Defensa",
+    "stand_up": "se levanta",
+    "prepare": "prepara una acción",
+    "cast_power": "Lanzar Poder",
+    "other": "otra acción",
+    "load": "carga",
+    "shield_breaks": "su escudo se rompe",
+}
+CONTESTS = {
+    "grab": ("grabs", "agarra a"),
+    "snatch": ("snatches from", "arrebata a"),
+    "push": ("pushes", "empuja a"),
+    "knock_down": ("knocks down", "tumba a"),
+    "escape": ("breaks free of", "se libera de"),
+}
+PURPOSES_ES = {
+    "check": "chequeo",
+    "fear": "Temor",
+    "suffocation": "asfixia",
+    "concentration": "concentración",
+    "catch the edge": "agarrarse al borde",
+}
+
+
+def _en(name: str) -> Callable[[Describe], Describe]:
+    def register(fn: Describe) -> Describe:
+        LINES[name] = fn
+        return fn
+
+    return register
+
+
+def _es(name: str) -> Callable[[Describe], Describe]:
+    def register(fn: Describe) -> Describe:
+        LINES_ES[name] = fn
+        return fn
+
+    return register
+
+
+def _n(n: int) -> str:
+    return str(n) if n >= 0 else f"−{-n}"
+
+
+def _s(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _who(s: EncounterState, combatant: str | None) -> str:
+    who = s.combatants.get(combatant or "")
+    return who.name if who else str(combatant)
+
+
+def status_en(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def status_es(s: EncounterState, combatant: str, name: str) -> str:
+    who = s.combatants.get(combatant)
+    kind = who.conditions[name].data.get("status", name) if who and name in who.conditions else name
+    return str(STATUSES.get(kind, {}).get("es", name))
+
+
+def _check(c: dict[str, Any], es: bool = False) -> str:
+    """'d12 4 ≤ 5: success' / 'd12 4 ≤ 5: éxito'."""
+    if c.get("automatic"):
+        return (
+            "éxito automático (punto de PHANTÄSIA)" if es else "automatic success (PHANTÄSIA point)"
+        )
+    face, number = c["face"], c["target_number"]
+    text = f"d{c['die']} {face} {'≤' if face <= number else '>'} {_n(number)}"
+    if c["critical"]:
+        return text + (": ¡crítico!" if es else ": critical!")
+    if c["fumble"]:
+        return text + (": ¡pifia!" if es else ": fumble!")
+    ok = c["success"]
+    return text + ((": éxito" if ok else ": fallo") if es else (": success" if ok else ": failure"))
+
+
+# -- lines that replace the generic ones for PHANTÄSIA ------------------------------------
+
+
+def joins(e: Any, es: bool) -> str:
+    side = f" ({e.side})" if e.side else ""
+    who = e.stats.get("controller") == "player"
+    if es:
+        kind = "personaje jugador" if who else "criatura del narrador"
+        return f"{e.name} se une{side}, {kind}: PV {_n(e.hits)}/{e.max_hits}."
+    kind = "player character" if who else "the narrator's creature"
+    return f"{e.name} joins{side}, {kind}: {_n(e.hits)}/{e.max_hits} PV."
+
+
+def initiative(e: Any, s: EncounterState, es: bool) -> str:
+    who = _who(s, e.combatant)
+    if e.entered:
+        return (
+            f"El narrador da a {who} iniciativa {e.ip}."
+            if es
+            else f"The narrator gives {who} initiative {e.ip}."
+        )
+    if not e.rolls:
+        return (
+            f"{who} actúa por su AGI {e.ip} (variante por AGI)."
+            if es
+            else f"{who} acts at his AGI {e.ip} (AGI-order variant)."
+        )
+    roll = next(iter(e.rolls.values()))
+    mods = " ".join(f"{_s(v)} {k}" for k, v in e.modifiers.items())
+    head = "Iniciativa de" if es else "Initiative for"
+    return f"{head} {who}: 1d12 {roll['dice_total']} {mods} = {e.ip}."
+
+
+def damage(e: Any, s: EncounterState, es: bool) -> str:
+    b = e.breakdown
+    who = _who(s, e.combatant)
+    skip = {"rolled", "factor", "doublings", "halvings", "reduction", "total", "rule"}
+    parts = " ".join(f"{_s(v)} {k}" for k, v in b.items() if k not in skip and isinstance(v, int))
+    text = f"{b.get('rolled', e.amount)} ({parts.lstrip('+ ')})" if parts else str(e.amount)
+    if b.get("factor", 1) > 1:
+        text += f" ×{b['factor']} ({', '.join(b['doublings'])})"
+    for h in b.get("halvings", []):
+        text += f" ½ ({h})"
+    for k, v in (b.get("reduction") or {}).items():
+        text += f" − {v} {k}"
+    if b.get("immune"):
+        text += " → inmune" if es else " → immune"
+    if es:
+        return (
+            f"{who} recibe {e.amount} de daño: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
+        )
+    return f"{who} takes {e.amount} damage: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
+
+
+# -- PHANTÄSIA events ----------------------------------------------------------------------
+
+
+@_en("SurpriseDeclared")
+def _(e: Any, s: EncounterState) -> str:
+    names = ", ".join(_who(s, c) for c in e.combatants)
+    return f"Surprise! {names} act once before initiative (PHA-SURP-1)."
+
+
+@_es("SurpriseDeclared")
+def _(e: Any, s: EncounterState) -> str:
+    names = ", ".join(_who(s, c) for c in e.combatants)
+    return f"¡Sorpresa! {names}: una acción antes de la iniciativa."
+
+
+@_en("TieBroken")
+def _(e: Any, s: EncounterState) -> str:
+    how = "the narrator orders them" if e.entered else "1d12 re-roll"
+    faces = "; ".join(f"{_who(s, c)} {r['faces']}" for c, r in e.rolls.items())
+    return f"Tied on initiative and AGI, {how}: {' before '.join(_who(s, c) for c in e.order)}" + (
+        f" ({faces})." if faces else "."
+    )
+
+
+@_es("TieBroken")
+def _(e: Any, s: EncounterState) -> str:
+    how = "el narrador decide" if e.entered else "se repite 1d12"
+    faces = "; ".join(f"{_who(s, c)} {r['faces']}" for c, r in e.rolls.items())
+    return (
+        f"Empate en iniciativa y AGI, {how}: {' antes que '.join(_who(s, c) for c in e.order)}"
+        + (f" ({faces})." if faces else ".")
+    )
+
+
+@_en("TurnStarted")
+def _(e: Any, s: EncounterState) -> str:
+    who = _who(s, e.combatant)
+    head = f"Surprise: {who} acts" if e.surprise else f"Round {e.round}, {who}'s turn {e.turn}"
+    lost = f"; his prepared action ({e.prepared_lost}) is lost" if e.prepared_lost else ""
+    return f"{head}: {e.actions} action point{'s' if e.actions != 1 else ''}{lost}."
+
+
+@_es("TurnStarted")
+def _(e: Any, s: EncounterState) -> str:
+    who = _who(s, e.combatant)
+    head = f"Sorpresa: actúa {who}" if e.surprise else f"Ronda {e.round}, turno {e.turn} de {who}"
+    lost = f"; pierde su acción preparada ({e.prepared_lost})" if e.prepared_lost else ""
+    n = e.actions
+    return f"{head}: {n} punto{'s' if n != 1 else ''} de acción{lost}."
+
+
+@_en("StatusApplied")
+def _(e: Any, s: EncounterState) -> str:
+    how = f" for {e.turns} of his turns" if e.turns else ""
+    why = f" ({e.reason})" if e.reason else ""
+    return f"{_who(s, e.combatant)} is {status_en(e.status)}{how}{why}."
+
+
+@_es("StatusApplied")
+def _(e: Any, s: EncounterState) -> str:
+    name = STATUSES.get(e.kind, {}).get("es", e.status)
+    how = f" durante {e.turns} turno{'s' if e.turns != 1 else ''}" if e.turns else ""
+    why = f" ({e.reason})" if e.reason else ""
+    return f"{_who(s, e.combatant)}: status {name}{how}{why}."
+
+
+@_en("StatusTicked")
+def _(e: Any, s: EncounterState) -> str:
+    who = _who(s, e.combatant)
+    if e.turns_before is not None:
+        return f"{who}: {status_en(e.status)}, {e.turns_before} → {e.turns_after} turns left."
+    if "held" in e.data:
+        return f"{who} has been without air for {e.data['held']} of his turns."
+    if e.data.get("out"):
+        return f"{who} runs out of breath."
+    return f"{who}: {status_en(e.status)} {e.data}."
+
+
+@_es("StatusTicked")
+def _(e: Any, s: EncounterState) -> str:
+    who = _who(s, e.combatant)
+    name = status_es(s, e.combatant, e.status)
+    if e.turns_before is not None:
+        return f"{who}: {name}, quedan {e.turns_after} turnos (antes {e.turns_before})."
+    if "held" in e.data:
+        return f"{who} lleva {e.data['held']} turnos sin respirar."
+    if e.data.get("out"):
+        return f"{who} se queda sin aliento."
+    return f"{who}: {name} {e.data}."
+
+
+@_en("StatusEnded")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_who(s, e.combatant)} is no longer {status_en(e.status)} ({e.reason})."
+
+
+@_es("StatusEnded")
+def _(e: Any, s: EncounterState) -> str:
+    name = status_es(s, e.combatant, e.status)
+    return f"{_who(s, e.combatant)} deja de estar {name} ({e.reason})."
+
+
+@_en("CheckRolled")
+def _(e: Any, s: EncounterState) -> str:
+    return (
+        f"{_who(s, e.combatant)}: {e.characteristic.upper()} check ({e.purpose}), "
+        f"{_check(e.check)}."
+    )
+
+
+@_es("CheckRolled")
+def _(e: Any, s: EncounterState) -> str:
+    purpose = PURPOSES_ES.get(e.purpose, e.purpose)
+    return (
+        f"{_who(s, e.combatant)}: chequeo de {e.characteristic.upper()} ({purpose}), "
+        f"{_check(e.check, es=True)}."
+    )
+
+
+@_en("ContestRolled")
+def _(e: Any, s: EncounterState) -> str:
+    a, d = e.attacker_check, e.defender_check
+    verb = CONTESTS[e.kind][0]
+    won = "wins" if e.attacker_wins else "fails"
+    extra = "".join(f", {k} {v}" for k, v in e.effect.items())
+    return (
+        f"{_who(s, e.combatant)} {verb} {_who(s, e.target)}: {a['characteristic'].upper()} "
+        f"{_check(a)} against {d['characteristic'].upper()} {_check(d)}: {won}{extra}."
+    )
+
+
+@_es("ContestRolled")
+def _(e: Any, s: EncounterState) -> str:
+    a, d = e.attacker_check, e.defender_check
+    verb = CONTESTS[e.kind][1]
+    won = "lo consigue" if e.attacker_wins else "no lo consigue"
+    extra = "".join(f", {k} {v}" for k, v in e.effect.items())
+    return (
+        f"{_who(s, e.combatant)} {verb} {_who(s, e.target)}: {a['characteristic'].upper()} "
+        f"{_check(a, True)} contra {d['characteristic'].upper()} {_check(d, True)}: "
+        f"{won}{extra}."
+    )
+
+
+@_en("ActionSpent")
+def _(e: Any, s: EncounterState) -> str:
+    d = e.details
+    what = e.action.replace("_", " ")
+    more = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("free", "rule"))
+    tag = " (reaction)" if e.reaction else ""
+    return f"{_who(s, e.combatant)}: {what}{tag}{f' ({more})' if more else ''}."
+
+
+@_es("ActionSpent")
+def _(e: Any, s: EncounterState) -> str:
+    d = e.details
+    what = ACTIONS_ES.get(e.action, e.action)
+    more = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("free", "rule"))
+    tag = " (reacción)" if e.reaction else ""
+    return f"{_who(s, e.combatant)}: {what}{tag}{f' ({more})' if more else ''}."
+
+
+def _attack(e: Any, s: EncounterState, es: bool) -> str:
+    p = e.action["params"]
+    who = _who(s, e.combatant)
+    means = p.get("power") or p.get("weapon") or ("sin armas" if es else "unarmed")
+    lines = []
+    for r in e.results:
+        target = _who(s, r["target"])
+        if r["rolled_by"] == "automatic":
+            lines.append(
+                f"{target} no puede defenderse: impacto automático"
+                if es
+                else f"{target} is helpless: an automatic hit"
+            )
+            continue
+        if r["rolled_by"] == "gm":
+            hit = r["hit"]
+            lines.append(
+                f"el narrador decide: {'impacta' if hit else 'falla'}"
+                if es
+                else f"the narrator rules a {'hit' if hit else 'miss'}"
+            )
+            continue
+        roller = _who(s, r["roller"])
+        check = _check(r, es)
+        outcome = (
+            ("impacta" if r["hit"] else "no impacta") if es else ("hit" if r["hit"] else "no hit")
+        )
+        if r["doubled"]:
+            outcome += ", daño doble" if es else ", double damage"
+        if r.get("pushes_back"):
+            outcome += ", puede empujarlo 1 m" if es else ", may push him back 1 m"
+        tail = " (bloqueo)" if r.get("blocked") and es else " (block)" if r.get("blocked") else ""
+        lines.append(f"{roller} {'tira' if es else 'rolls'} {r['check']}{tail} {check} → {outcome}")
+    verb = "ataca a" if es else "attacks"
+    with_ = "con" if es else "with"
+    targets = ", ".join(_who(s, t) for t in p["targets"])
+    return f"{who} {verb} {targets} {with_} {means}: {'; '.join(lines)}."
+
+
+@_en("AttackChecked")
+def _(e: Any, s: EncounterState) -> str:
+    return _attack(e, s, False)
+
+
+@_es("AttackChecked")
+def _(e: Any, s: EncounterState) -> str:
+    return _attack(e, s, True)
+
+
+@_en("CheckRerolled")
+def _(e: Any, s: EncounterState) -> str:
+    mine = [r for r in e.results if r.get("roller") == e.combatant]
+    outcome = "hit" if mine and mine[0]["hit"] else "no hit"
+    return (
+        f"A PHANTÄSIA point re-rolls {_who(s, e.combatant)}'s {mine[0]['check']}: "
+        f"{_check(mine[0])} → {outcome}."
+    )
+
+
+@_es("CheckRerolled")
+def _(e: Any, s: EncounterState) -> str:
+    mine = [r for r in e.results if r.get("roller") == e.combatant]
+    outcome = "impacta" if mine and mine[0]["hit"] else "no impacta"
+    return (
+        f"Un punto de PHANTÄSIA repite el {mine[0]['check']} de {_who(s, e.combatant)}: "
+        f"{_check(mine[0], True)} → {outcome}."
+    )
+
+
+@_en("DeathChecked")
+def _(e: Any, s: EncounterState) -> str:
+    face = e.rolls["death"]["dice_total"]
+    again = " (re-rolled with a PHANTÄSIA point)" if e.reroll else ""
+    verdict = "dies" if e.dies else "survives"
+    sign = "≤" if e.dies else ">"
+    return (
+        f"{_who(s, e.combatant)}'s death check{again}: d100 {face} {sign} "
+        f"{e.negative_damage} negative damage → {verdict}."
+    )
+
+
+@_es("DeathChecked")
+def _(e: Any, s: EncounterState) -> str:
+    face = e.rolls["death"]["dice_total"]
+    again = " (repetido con un punto de PHANTÄSIA)" if e.reroll else ""
+    verdict = "muere" if e.dies else "sobrevive"
+    sign = "≤" if e.dies else ">"
+    return (
+        f"Chequeo de muerte de {_who(s, e.combatant)}{again}: d100 {face} {sign} "
+        f"{e.negative_damage} de daño negativo → {verdict}."
+    )
+
+
+@_en("FumbleRolled")
+def _(e: Any, s: EncounterState) -> str:
+    extra = ", ".join(
+        f"{k} {_who(s, v) if k == 'free_attack_for' else v}"
+        for k, v in e.details.items()
+        if k != "lock"
+    )
+    return f"{_who(s, e.combatant)}'s fumble: d6 {e.result}, {FUMBLES[e.result]}" + (
+        f" ({extra})." if extra else "."
+    )
+
+
+@_es("FumbleRolled")
+def _(e: Any, s: EncounterState) -> str:
+    extra = ", ".join(
+        f"{k} {_who(s, v) if k == 'free_attack_for' else v}"
+        for k, v in e.details.items()
+        if k != "lock"
+    )
+    return f"Pifia de {_who(s, e.combatant)}: d6 {e.result}, {FUMBLES_ES[e.result]}" + (
+        f" ({extra})." if extra else "."
+    )
+
+
+@_en("PmChanged")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_who(s, e.combatant)}: PM {e.pm_before} → {e.pm_after} ({e.reason})."
+
+
+@_es("PmChanged")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_who(s, e.combatant)}: PM {e.pm_before} → {e.pm_after} ({e.reason})."
+
+
+USES = {
+    "award": ("is awarded", "recibe"),
+    "pass": ("is passed", "recibe (cedido)"),
+    "reroll": ("spends one to re-roll", "gasta uno para repetir una tirada"),
+    "auto_success": ("spends one to succeed", "gasta uno para tener éxito"),
+    "death_reroll": (
+        "spends one to re-roll a death check",
+        "gasta uno para repetir un chequeo de muerte",
+    ),
+    "pm": ("spends one for 1 PM", "gasta uno por 1 PM"),
+}
+
+
+@_en("PhantasiaPointsChanged")
+def _(e: Any, s: EncounterState) -> str:
+    helped = f" for {_who(s, e.for_combatant)}" if e.for_combatant else ""
+    return (
+        f"{_who(s, e.combatant)} {USES[e.use][0]}{helped}: PHANTÄSIA points "
+        f"{e.points_before} → {e.points_after}."
+    )
+
+
+@_es("PhantasiaPointsChanged")
+def _(e: Any, s: EncounterState) -> str:
+    helped = f" por {_who(s, e.for_combatant)}" if e.for_combatant else ""
+    return (
+        f"{_who(s, e.combatant)} {USES[e.use][1]}{helped}: puntos de PHANTÄSIA "
+        f"{e.points_before} → {e.points_after}."
+    )
