@@ -22,6 +22,8 @@ from pydantic import BaseModel
 from domain import commands as c
 from domain.errors import DomainError
 from domain.rulesystems.novus.rounds import is_blocked, queue
+from domain.rulesystems.phantasia.attacks import pending_attack as phantasia_attack
+from domain.rulesystems.phantasia.turns import next_up
 from domain.rulesystems.wits.turns import pending_attack
 from domain.state import EncounterState
 from infra.settings import Settings
@@ -257,6 +259,15 @@ GM_ONLY = frozenset(
         "reveal_dice",
         "end_encounter",
         "knock_back",
+        # PHANTÄSIA: the narrator's judgements and awards (PHA-SURP-1, PHA-STS-0, PHA-PP-1,
+        # PHA-PM-4, PHA-WPN-7), and what happens to a character from outside
+        "declare_surprise",
+        "apply_status",
+        "award_phantasia_point",
+        "adjust_pm",
+        "set_load",
+        "fall",
+        "heal",
     }
 )
 # What the GM enters or overrides, wherever it appears in a command (an action, a Boon, a
@@ -277,6 +288,10 @@ GM_FIELDS = frozenset(
         "physical",  # Wits: whether the damage rolls up (WIT-AMB-13)
         "magical",  # Wits: a magical defence the GM allows against a critical
         "effect",  # a GM Boon's effect, a Fate Point's (NOV-BOON-5, NOV-FATE-2)
+        "cover",  # PHANTÄSIA: the narrator sets cover (PHA-DEF-5) ...
+        "adjacent",  # ... judges adjacency (PHA-AMB-24) ...
+        "offensive",  # ... and says whether an action is offensive (PHA-ACT-2)
+        "doublings",  # a power's doubling effect, entered by the narrator (PHA-DMG-6)
     }
 )
 
@@ -339,4 +354,10 @@ def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
     if isinstance(command, c.RollAttack):  # the attacker of the attack waiting to be rolled
         pending = pending_attack(state)
         return pending.combatant if pending else None
+    if isinstance(command, c.RollDamage | c.RollFumble):  # his hit, or his fumble
+        open_attack = phantasia_attack(state)
+        return open_attack.combatant if open_attack else None
+    if isinstance(command, c.StartTurn):  # his own turn
+        up = next_up(state)
+        return up.id if up else None
     return None
