@@ -91,7 +91,8 @@ def serve(
 @app.command()
 def demo(
     ruleset: Annotated[
-        Literal["novus", "wits"], typer.Option(help="The rule system: novus or wits.")
+        Literal["novus", "phantasia", "wits"],
+        typer.Option(help="The rule system: novus, phantasia or wits."),
     ] = "novus",
     seed: Annotated[
         str | None, typer.Option(help="Seed of the demo's dice (default: the ruleset's).")
@@ -104,11 +105,13 @@ def demo(
     """Play a scripted fight with seeded dice and print its log and the state after it.
     Novus: a mounted charge met by a last-moment dodge (a cancel), a called shot, a hold,
     Boons, bleeding and a stun ticking down at upkeep. Wits: a charge met by a Total
-    Defense, a shot aimed for three actions, damage dice rolling up."""
+    Defense, a shot aimed for three actions, damage dice rolling up. PHANTÄSIA: players rolling
+    every to-hit check, a critical, a fumble on the d6 table, a potion of Rapidez running out,
+    death checks."""
     from api import demo as novus_demo
-    from api import demo_wits
+    from api import demo_phantasia, demo_wits
 
-    module = demo_wits if ruleset == "wits" else novus_demo
+    module = {"wits": demo_wits, "phantasia": demo_phantasia}.get(ruleset, novus_demo)
     with tempfile.TemporaryDirectory() as tmp:
         path = database or Path(tmp) / "demo.db"
         view, lines = module.play(Settings(sqlite_path=str(path)), seed or module.SEED, rounds)
@@ -117,9 +120,10 @@ def demo(
         console.print(
             f"[dim]{line['position']:>3}[/dim] {escape(line['text'])}", style=style, highlight=False
         )
-    if ruleset == "wits":
+    if ruleset in ("wits", "phantasia"):
         table = _hits_table(view["combatants"])
-        table.title = f"After round {view['round'] - 1}: Current Health"
+        what = "PV" if ruleset == "phantasia" else "Current Health"
+        table.title = f"After round {view['round'] - 1}: {what}"
         console.print(table)
         return
     table = Table(title=f"After round {view['round'] - 1}: hits")
@@ -255,29 +259,38 @@ def replay(
             )
             if step:
                 input()
-        console.print(_hits_table(chunk["combatants"]))
+        console.print(_hits_table(chunk["combatants"], spanish))
 
 
-def _hits_table(combatants: list[dict]) -> Table:
-    """Hits (Novus: with bleeding, daze and stun) or Current Health (Wits: with aim)."""
+def _hits_table(combatants: list[dict], spanish: bool = False) -> Table:
+    """Hits (Novus: with bleeding, daze and stun), Current Health (Wits: with aim) or PV
+    (PHANTÄSIA: with PM and statuses, in Spanish if asked)."""
     wits = bool(combatants) and "health" in combatants[0]
+    phantasia = bool(combatants) and "pv" in combatants[0]
     table = Table(show_header=True, box=None)
-    extra = ("Aim", "Conditions") if wits else ("Bleeding", "Daze", "Stun")
-    for column in ("Combatant", "Health" if wits else "Hits", "", *extra):
+    if phantasia:
+        extra = ("PM", "Status" if spanish else "Statuses")
+        head = "PV"
+    else:
+        extra = ("Aim", "Conditions") if wits else ("Bleeding", "Daze", "Stun")
+        head = "Health" if wits else "Hits"
+    for column in ("Combatiente" if spanish else "Combatant", head, "", *extra):
         table.add_column(column)
     for c in combatants:
-        now, most = (c["health"], c["max_health"]) if wits else (c["hits"], c["max_hits"])
+        if phantasia:
+            now, most = c["pv"], c["max_pv"]
+            names = [v["es"] if spanish else k for k, v in c["statuses"].items()]
+            cells: tuple[str, ...] = (f"{c['pm']}/{c['max_pm']}", ", ".join(names))
+        elif wits:
+            now, most = c["health"], c["max_health"]
+            down = ["down"] if c["down"] else []
+            cells = (f"+{c['aim']}" if c["aim"] else "", ", ".join([*down, *c["conditions"]]))
+        else:
+            now, most = c["hits"], c["max_hits"]
+            cells = (str(c["bleeding"]), str(c["daze_count"]), str(c["stun_count"]))
         share = max(0, min(1, now / most)) if most else 0
         bar = "█" * round(share * 20) + "░" * (20 - round(share * 20))
         colour = "green" if share > 0.5 else "yellow" if share > 0.25 else "red"
-        cells = (
-            (
-                f"+{c['aim']}" if c["aim"] else "",
-                ", ".join([*(["down"] if c["down"] else []), *c["conditions"]]),
-            )
-            if wits
-            else (str(c["bleeding"]), str(c["daze_count"]), str(c["stun_count"]))
-        )
         table.add_row(c["name"], f"{now}/{most}", f"[{colour}]{bar}[/{colour}]", *cells)
     return table
 

@@ -305,6 +305,8 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("ActionResolved")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.attack_settled(e, s, es=False)
     action = s.action(e.action)
     note = f" ({e.detail['outcome']})" if "outcome" in e.detail else ""
     return f"Round {s.round}: {_name(s, e.combatant)} {action.params.get('label', e.kind)}{note}."
@@ -517,6 +519,8 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("TurnEnded")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.turn_ended(e, s, es=False)
     kept = f", keeping {e.actions_left} action(s) to defend" if e.actions_left else ""
     return f"{_name(s, e.combatant)} ends his turn{kept}."
 
@@ -680,8 +684,15 @@ def _(e: Any, s: EncounterState) -> str:
     return f"Narrador: {_name(s, e.combatant)} pierde {e.name} ({e.reason})."
 
 
+@_line_es("ActionResolved")
+def _(e: Any, s: EncounterState) -> str:
+    return _phantasia.attack_settled(e, s, es=True)
+
+
 @_line_es("TurnEnded")
 def _(e: Any, s: EncounterState) -> str:
+    if s.ruleset == "phantasia":
+        return _phantasia.turn_ended(e, s, es=True)
     n = e.actions_left
     kept = f" y guarda {n} {'acción' if n == 1 else 'acciones'} para defenderse" if n else ""
     return f"{_name(s, e.combatant)} termina su turno{kept}."

@@ -80,8 +80,36 @@ def _who(s: EncounterState, combatant: str | None) -> str:
     return who.name if who else str(combatant)
 
 
+STATUS_EN = {
+    "grabbed": "Grabbed",
+    "stunned": "Stunned",
+    "chaos": "Chaos",
+    "blind": "Blind",
+    "weakness": "Weakness",
+    "defense": "Defense",
+    "fascinated": "Fascinated",
+    "unconscious": "Unconscious",
+    "invisible": "Invisible",
+    "slowness": "Slowness",
+    "curse": "Curse",
+    "mute": "Mute",
+    "dead": "Dead",
+    "paralysed": "Paralysed",
+    "petrified": "Petrified",
+    "haste": "Haste",
+    "asleep": "Asleep",
+    "fear": "Fear",
+    "prone": "Prone",
+    "poisoned": "Poisoned",
+    "fumble_defence": "fumble: DF/DM −3",
+    "fumble_attack": "fumble: AT/AM −3",
+    "suffocating": "Suffocating",
+    "overloaded": "Overloaded",
+}
+
+
 def status_en(name: str) -> str:
-    return name.replace("_", " ")
+    return STATUS_EN.get(name, name)
 
 
 def status_es(s: EncounterState, combatant: str, name: str) -> str:
@@ -160,6 +188,19 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
     return f"{who} takes {e.amount} damage: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
 
 
+def turn_ended(e: Any, s: EncounterState, es: bool) -> str:
+    who = _who(s, e.combatant)
+    return f"{who} termina su turno." if es else f"{who} ends his turn."
+
+
+def attack_settled(e: Any, s: EncounterState, es: bool) -> str:
+    who = _who(s, e.combatant)
+    dealt = e.detail.get("dealt", 0)
+    if es:
+        return f"El ataque de {who} queda resuelto ({dealt} de daño en total)."
+    return f"{who}'s attack is settled ({dealt} damage dealt)."
+
+
 # -- PHANTÄSIA events ----------------------------------------------------------------------
 
 
@@ -215,7 +256,8 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     how = f" for {e.turns} of his turns" if e.turns else ""
     why = f" ({e.reason})" if e.reason else ""
-    return f"{_who(s, e.combatant)} is {status_en(e.status)}{how}{why}."
+    name = status_en(e.kind) if e.kind in STATUS_EN else e.status
+    return f"{_who(s, e.combatant)}: status {name}{how}{why}."
 
 
 @_es("StatusApplied")
@@ -308,7 +350,7 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     d = e.details
     what = e.action.replace("_", " ")
-    more = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("free", "rule"))
+    more = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("free", "rule") and v)
     tag = " (reaction)" if e.reaction else ""
     return f"{_who(s, e.combatant)}: {what}{tag}{f' ({more})' if more else ''}."
 
@@ -317,7 +359,7 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     d = e.details
     what = ACTIONS_ES.get(e.action, e.action)
-    more = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("free", "rule"))
+    more = ", ".join(f"{k} {v}" for k, v in d.items() if k not in ("free", "rule") and v)
     tag = " (reacción)" if e.reaction else ""
     return f"{_who(s, e.combatant)}: {what}{tag}{f' ({more})' if more else ''}."
 

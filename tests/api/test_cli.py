@@ -88,6 +88,34 @@ def test_given_wits_when_running_demo_then_a_roll_up_a_total_defense_an_aimed_sh
     assert "Round 3" in replayed.output and "Health" in replayed.output
 
 
+def test_given_phantasia_when_running_demo_then_a_critical_a_fumble_an_expiry_and_a_death_check(
+    tmp_path,
+):
+    db = tmp_path / "phantasia.db"
+    result = CliRunner().invoke(
+        app, ["demo", "--ruleset", "phantasia", "--database", str(db)], env={"COLUMNS": "250"}
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert re.search(r"rolls A[TM] d12 1 ≤ -?\d+: critical! → hit, double damage", out)
+    assert re.search(r"fumble: d6 [1-6], ", out)  # the d6 on the table, and its effect
+    assert "is no longer Haste (its duration is over (PHA-STS-0))" in out
+    assert re.search(r"death check: d100 \d+ [≤>] \d+ negative damage", out)
+    assert re.search(r"rolls DF \(block\) d12", out)  # the player rolls against the orc
+    assert "After round 3: PV" in out
+    with Fraylog(Settings(sqlite_path=str(db))) as fraylog:
+        (summary,) = fraylog.list_encounters()
+        eid = summary["id"]
+    env = {"COLUMNS": "250", "FRAYLOG_SQLITE_PATH": str(db)}
+    spanish = CliRunner().invoke(app, ["replay", eid, "--lang", "es"], env=env)
+    assert spanish.exit_code == 0, spanish.output
+    for shown in ("Ronda 3", "¡crítico!", "Pifia de", "Chequeo de muerte de", "Inconsciente"):
+        assert shown in spanish.output, shown
+    english = CliRunner().invoke(app, ["replay", eid], env=env)
+    assert "critical!" in english.output and "Round 3" in english.output
+    assert "¡crítico!" not in english.output
+
+
 def test_given_the_cli_when_asking_help_then_serve_and_demo_are_listed() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0 and "serve" in result.output and "demo" in result.output

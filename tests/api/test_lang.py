@@ -121,7 +121,7 @@ def test_given_a_phantasia_fight_when_reading_the_log_in_spanish_then_the_books_
     assert any(x.startswith("Chequeo de muerte de Brakka: d100 40 > 14") for x in lines)
     assert "Brakka: status Aturdido durante 1 turno." in lines
     english = [x["text"] for x in client.get(f"/encounters/{eid}/log").json()["lines"]]
-    assert "Brakka is stunned for 1 of his turns." in english
+    assert "Brakka: status Stunned for 1 of his turns." in english
 
 
 def test_given_a_phantasia_refusal_when_asked_in_spanish_then_the_books_spanish(
