@@ -165,6 +165,7 @@ class PhantasiaCombatant(BaseModel):
     extra_uses: dict[str, int]
     unconscious: bool
     dead: bool
+    down: bool = Field(description="Unconscious or dead.")
 
 
 class EncounterHeader(BaseModel):

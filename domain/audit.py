@@ -186,9 +186,15 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
             secrets[data["epoch"]] = secret
             if data.get("next_commitment"):
                 epoch_starts.append(rec["position"] + 1)
+    drawn: dict[tuple[int, int, str], int] = {}  # faces of a roll name drawn so far
     for rec in recs:
         for name, roll in (rec["data"].get("rolls") or {}).items():
             faces, source = roll["faces"], roll["source"]
+            # a command's dice count faces per roll name across all its events (a second
+            # death check in one command draws the second face of `death`)
+            key_of = (rec["command"], roll.get("attempt", 0), name)
+            first = drawn.get(key_of, 0)
+            drawn[key_of] = first + len(faces)
             if source == "manual":
                 report.manual += len(faces)
                 continue
@@ -202,7 +208,7 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
                 continue
             for n, face in enumerate(faces):
                 sides = roll["sides"][n]
-                key = derivation_key(rec["command"], roll.get("attempt", 0), name, n)
+                key = derivation_key(rec["command"], roll.get("attempt", 0), name, first + n)
                 expected = derived_face(secret, key, sides)
                 if expected != face:
                     report.mismatches.append(

@@ -464,6 +464,7 @@ class CheckRolled(EncounterEvent):
     purpose: str
     characteristic: str
     check: dict[str, Any]  # target, parts, die, roll, face, success, critical, fumble, margin
+    rolls: dict[str, Any]  # roll name → the roll
     spent: dict[str, Any] | None  # the action it used: {action, offensive, reaction}
 
 
@@ -476,6 +477,7 @@ class ContestRolled(EncounterEvent):
     attacker_check: dict[str, Any]
     defender_check: dict[str, Any]
     attacker_wins: bool
+    rolls: dict[str, Any]  # roll name → the roll
     effect: dict[str, Any]
     spent: dict[str, Any] | None
 
@@ -498,6 +500,7 @@ class AttackChecked(EncounterEvent):
     action: dict[str, Any]  # the ActionState: params weapon/power, targets, pending parts
     results: list[dict[str, Any]]
     spent: dict[str, Any] | None
+    rolls: dict[str, Any]  # roll name → the roll
 
 
 class CheckRerolled(EncounterEvent):
@@ -507,6 +510,7 @@ class CheckRerolled(EncounterEvent):
     combatant: str  # who rolled the check
     action: str
     results: list[dict[str, Any]]  # the attack's results, his check re-rolled
+    rolls: dict[str, Any]  # roll name → the roll
 
 
 class DeathChecked(EncounterEvent):
@@ -545,4 +549,16 @@ class PhantasiaPointsChanged(EncounterEvent):
     points_after: int
     use: str  # award | pass | reroll | auto_success | death_reroll | pm
     for_combatant: str | None
+    reason: str
+
+
+class Healed(EncounterEvent):
+    """PV healed (PHA-DTH-5): negative PV first, never above the maximum."""
+
+    combatant: str
+    amount: int
+    hits_before: int
+    hits_after: int
+    parts: dict[str, int]  # dice or an amount, the caster's INT adjustment (PHA-DMG-4)
+    rolls: dict[str, Any]
     reason: str

@@ -276,6 +276,7 @@ def _round_ended(state: EncounterState, e: Any) -> None:
     state.declared = []
 
 
+@_on("Healed")
 @_on("HitsAdjusted")
 def _hits_adjusted(state: EncounterState, e: Any) -> None:
     state.combatants[e.combatant].hits += e.amount

@@ -219,7 +219,7 @@ def _(e: Any, s: EncounterState) -> str:
 @_en("TieBroken")
 def _(e: Any, s: EncounterState) -> str:
     how = "the narrator orders them" if e.entered else "1d12 re-roll"
-    faces = "; ".join(f"{_who(s, c)} {r['faces']}" for c, r in e.rolls.items())
+    faces = "; ".join(f"{n.removeprefix('tie:')} {r['faces']}" for n, r in e.rolls.items())
     return f"Tied on initiative and AGI, {how}: {' before '.join(_who(s, c) for c in e.order)}" + (
         f" ({faces})." if faces else "."
     )
@@ -228,7 +228,7 @@ def _(e: Any, s: EncounterState) -> str:
 @_es("TieBroken")
 def _(e: Any, s: EncounterState) -> str:
     how = "el narrador decide" if e.entered else "se repite 1d12"
-    faces = "; ".join(f"{_who(s, c)} {r['faces']}" for c, r in e.rolls.items())
+    faces = "; ".join(f"{n.removeprefix('tie:')} {r['faces']}" for n, r in e.rolls.items())
     return (
         f"Empate en iniciativa y AGI, {how}: {' antes que '.join(_who(s, c) for c in e.order)}"
         + (f" ({faces})." if faces else ".")
@@ -519,4 +519,24 @@ def _(e: Any, s: EncounterState) -> str:
     return (
         f"{_who(s, e.combatant)} {USES[e.use][1]}{helped}: puntos de PHANTÄSIA "
         f"{e.points_before} → {e.points_after}."
+    )
+
+
+@_en("Healed")
+def _(e: Any, s: EncounterState) -> str:
+    parts = ", ".join(f"{k} {v}" for k, v in e.parts.items())
+    why = f"; {e.reason}" if e.reason else ""
+    return (
+        f"{_who(s, e.combatant)} is healed {e.amount} ({parts}{why}): "
+        f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
+    )
+
+
+@_es("Healed")
+def _(e: Any, s: EncounterState) -> str:
+    parts = ", ".join(f"{k} {v}" for k, v in e.parts.items())
+    why = f"; {e.reason}" if e.reason else ""
+    return (
+        f"{_who(s, e.combatant)} recupera {e.amount} PV ({parts}{why}): "
+        f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
     )

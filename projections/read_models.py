@@ -3,7 +3,8 @@ statistics. Pure: a folded state, or a run of events, in; rows out. infra.read_m
 them in tables, event by event, with exactly-once tracking (docs/read-models.md).
 
 Statistics count what is not voided. An event's attacker is found through its cause chain:
-AttackRolled (Novus) and AttackTestRolled (Wits) name the attacker, and everything caused by
+AttackRolled (Novus), AttackTestRolled (Wits) and AttackChecked (PHANTÄSIA) name the attacker,
+and everything caused by
 one (a DamageApplied, a bystander's save and the damage after it, a Snag and the harm it does)
 follows from that attack.
 """
@@ -17,7 +18,7 @@ from domain.corrections import is_correction, voided_by
 from domain.rulesystems import get_rule_system
 from domain.state import EncounterState
 
-ATTACKS = frozenset({"AttackRolled", "AttackTestRolled"})
+ATTACKS = frozenset({"AttackRolled", "AttackTestRolled", "AttackChecked"})
 SOURCES = ("server", "seeded", "manual")
 COUNTERS = (
     "damage_dealt",
@@ -82,6 +83,13 @@ def roller(event: Any, roll_name: str, attacker: str | None) -> str:
         return attacker or event.combatant
     if kind == "AttackTestRolled" and roll_name == "defence":
         return event.target
+    if kind == "AttackChecked":  # PHANTÄSIA: a player defending rolls his DF or DM
+        return next(
+            (r["roller"] for r in event.results if r.get("roll_name") == roll_name),
+            event.combatant,
+        )
+    if kind == "ContestRolled" and roll_name == "defender":
+        return event.target
     return event.combatant
 
 
@@ -99,6 +107,9 @@ def tally(event: Any, attacker: str | None) -> Tally:
         add(event.combatant, "damage_taken", event.amount)
         if attacker is not None and attacker != event.combatant:
             add(attacker, "damage_dealt", event.amount)
+    elif kind == "AttackChecked":  # one per target of a power
+        for result in event.results:
+            add(event.combatant, "hits" if result["hit"] else "misses")
     elif kind in ATTACKS:
         add(event.combatant, "hits" if event.hit else "misses")
     for name, roll in (getattr(event, "rolls", None) or {}).items():

@@ -11,7 +11,7 @@ from domain import events as ev
 from domain.dice import roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import attacks, damage, statuses
-from domain.rulesystems.phantasia.checks import attacker_wins, roll_check
+from domain.rulesystems.phantasia.checks import attacker_wins, roll_check, rolls_of
 from domain.rulesystems.phantasia.stats import (
     adj,
     dice_of,
@@ -72,19 +72,29 @@ def check(ctx: Context, cmd: c.Check) -> None:
         statuses.die_for(who, cmd.characteristic),
         auto_success=cmd.phantasia_point,
     )
-    ctx.emit(
+    checked = ctx.emit(
         ev.CheckRolled,
         combatant=who.id,
         purpose=cmd.purpose,
         characteristic=cmd.characteristic,
         check=result,
+        rolls=rolls_of(result),
         spent={**spent, "action": "check"} if spent else None,
     )
+    if spent and cmd.offensive and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
+        ctx.emit(
+            ev.StatusEnded,
+            cause=checked,
+            combatant=who.id,
+            status="invisible",
+            reason="an offensive action ends it (PHA-STS-9)",
+        )
 
 
 def contest(ctx: Context, cmd: c.Contest) -> None:
     """Grab (PHA-ACT-7), Snatch (-8), Push (-14), Knock Down (-18), escaping a grab
-    (PHA-STS-1): opposed checks (PHA-CHK-4, Default PHA-AMB-5)."""
+    (PHA-STS-1): opposed checks (PHA-CHK-4, Default PHA-AMB-5). Both sides roll, a
+    narrator's creature too (PHA-CORE-4, Default PHA-AMB-47)."""
     state = ctx.state
     who = state.combatant(cmd.combatant)
     target = state.combatant(cmd.target)
@@ -149,9 +159,18 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
         attacker_check={**a, "characteristic": ch},
         defender_check={**d, "characteristic": their_ch},
         attacker_wins=wins,
+        rolls=rolls_of(a, d),
         effect=effect,
         spent={**spent, "action": cmd.kind},
     )
+    if OFFENSIVE[cmd.kind] and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
+        ctx.emit(
+            ev.StatusEnded,
+            cause=rolled,
+            combatant=who.id,
+            status="invisible",
+            reason="an offensive action ends it (PHA-STS-9)",
+        )
     if not wins:
         return
     if cmd.kind == "grab":
@@ -259,7 +278,7 @@ def act(ctx: Context, cmd: c.Act) -> None:
                 f"{who.name} no está tumbado",
                 "action",
             )
-    elif cmd.action == "prepare":  # PHA-RX-2, Default PHA-AMB-19
+    elif cmd.action == "prepare":  # PHA-RX-2, -5 (Default PHA-AMB-19): one action point
         if not cmd.trigger:
             raise refuse(
                 "PHA-RX-2",
@@ -384,6 +403,7 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
             purpose=f"resist {name}",
             characteristic=cmd.resist,
             check=result,
+            rolls=rolls_of(result),
             spent=None,
         )
         if result["success"]:
@@ -492,6 +512,7 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
         purpose=f"{cmd.kind} jump {cmd.metres} m",
         characteristic="fue",
         check=result,
+        rolls=rolls_of(result),
         spent=None,
     )
     if result["success"]:
@@ -505,6 +526,7 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
             purpose="catch the edge",
             characteristic="agi",
             check=edge,
+            rolls=rolls_of(edge),
             spent=None,
         )
         if edge["success"]:
@@ -564,12 +586,14 @@ def heal(ctx: Context, cmd: c.Heal) -> None:
         parts["caster INT adj"] = adj(stats_of(caster), "int")
     amount = max(0, min(sum(parts.values()), who.max_hits - who.hits))
     at = ctx.emit(
-        ev.HitsAdjusted,
+        ev.Healed,
         combatant=who.id,
         amount=amount,
         hits_before=who.hits,
         hits_after=who.hits + amount,
-        reason=cmd.reason or f"healed {amount} ({', '.join(f'{k} {v}' for k, v in parts.items())})",
+        parts=parts,
+        rolls=rolls,
+        reason=cmd.reason,
     )
     damage.wake_if_healed(ctx, who.id, at)
 

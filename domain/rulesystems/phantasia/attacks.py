@@ -11,7 +11,7 @@ from domain import events as ev
 from domain.dice import roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import damage, statuses
-from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.checks import roll_check, rolls_of
 from domain.rulesystems.phantasia.stats import (
     WEAPON_CODES,
     PhantasiaStats,
@@ -61,14 +61,14 @@ def attack_bonus(
     stats = stats_of(who)
     if power is not None:
         figure = power.am if power.am is not None else stats.figures.am
-        if figure is not None:
-            parts = {"AM figure": figure - BASE}
+        if figure is not None:  # PHA-CHAR-4: the entered figure wins (it holds any increments)
+            return {"AM figure": figure - BASE}
         else:  # PHA-MAG-1, Default PHA-AMB-3: INT adjustment (or the power's own)
             ch = power.characteristic
             parts = {f"{ch.upper()} adj": adj(stats, ch, score_change(who, ch))}
         parts["level increments"] = foe_increment(stats, "magical")  # PHA-FOE-4
         return {k: v for k, v in parts.items() if v or k.endswith("adj")}
-    if weapon is None:  # PHA-ATK-3, Default PHA-AMB-21: unarmed, only gauntlets count
+    if weapon is None:  # PHA-ATK-3, PHA-WPN-5, Default PHA-AMB-21: unarmed, only gauntlets
         parts = {"FUE adj": adj(stats, "fue", score_change(who, "fue"))}
         parts["gauntlets"] = stats.gauntlet_bonus
     else:  # PHA-ATK-1: the characteristic the weapon's code names
@@ -255,6 +255,7 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
         combatant=who.id,
         action=action.model_dump(),
         results=results,
+        rolls=rolls_of(*results),
         spent=spent,
     )
     if power is not None and power.pm_cost:  # PHA-PM-5: the power's cost, entered
@@ -418,8 +419,9 @@ def _against(
             "follows": bool(cmd.hit),
         }, attacker_roll
     if rolled_by == "defender":
-        # PHA-DEF-6 (Default PHA-AMB-2): 6 + DF (or DM) − the attack bonus, the attacker's
-        # modifiers with the opposite sign; the creature rolls nothing (PHA-CORE-2)
+        # PHA-DEF-6, PHA-CORE-3 (Default PHA-AMB-2): 6 + DF (or DM) − the attack bonus,
+        # the attacker's modifiers with the opposite sign; the creature rolls nothing
+        # (PHA-CORE-2)
         parts = {"base": BASE, **defence_parts}
         parts.update({f"attacker {k}": -v for k, v in bonus.items()})
         parts.update({f"attacker {k}": -v for k, v in attack_mods.items()})
@@ -445,7 +447,8 @@ def _against(
 
 
 def outcome(result: dict[str, Any], check: dict[str, Any]) -> dict[str, Any]:
-    """What a roll means for one target. The attacker's check: a natural 1 is a critical
+    """What a roll means for one target. The attacker's check: a roll ≤ the target hits
+    (PHA-ATK-2, PHA-MAG-1); a natural 1 is a critical
     that hits with ×2 damage (PHA-CRIT-1), his die's top face a fumble that misses
     (PHA-CRIT-4, -6; Default PHA-AMB-10). The defender's DF/DM check (PHA-DEF-1): success
     avoids; a natural 1 avoids (with a block, pushes back 1 m, PHA-DEF-4); a fumble is hit
@@ -500,7 +503,12 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
     ]
     _critical_area(results, None)
     rerolled = ctx.emit(
-        ev.CheckRerolled, cause=spent, combatant=helped.id, action=action.id, results=results
+        ev.CheckRerolled,
+        cause=spent,
+        combatant=helped.id,
+        action=action.id,
+        results=results,
+        rolls=rolls_of(check),
     )
     if check["critical"]:  # PHA-CRIT-3
         pm_change(ctx, helped.id, 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", rerolled)

@@ -35,6 +35,7 @@ def roll_check(
             "fumble": False,
             "margin": None,
             "automatic": True,
+            "roll_name": None,
         }
     face = ctx.dice.face(name, die)
     roll = Roll(
@@ -58,6 +59,7 @@ def roll_check(
         "fumble": fumble,
         "margin": target - face,
         "automatic": False,
+        "roll_name": name,
     }
 
 
@@ -73,3 +75,9 @@ def attacker_wins(attacker: dict[str, Any], defender: dict[str, Any]) -> bool:
     if attacker["automatic"] or defender["automatic"]:
         return attacker["automatic"] and not defender["automatic"]
     return attacker["margin"] > defender["margin"]
+
+
+def rolls_of(*checks: dict[str, Any]) -> dict[str, Any]:
+    """The `rolls` an event records for its checks: roll name → the roll, as every event
+    that rolls dice records them (audit, exports and statistics read them there)."""
+    return {c["roll_name"]: c["roll"] for c in checks if c.get("roll_name") and c.get("roll")}

@@ -9,7 +9,7 @@ from domain import events as ev
 from domain.dice import roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
-from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.checks import roll_check, rolls_of
 from domain.rulesystems.phantasia.turns import check_parts, stats_of
 from domain.state import CombatantState
 
@@ -40,7 +40,7 @@ def compute(
     if double_if_unconscious and who.has("unconscious") and not who.has("dead"):
         doublings.append("unconscious (PHA-DTH-3)")
     affinity = stats.elements.get(element) if element else None  # type: ignore[call-overload]
-    if affinity == "vulnerability":
+    if affinity == "vulnerability":  # PHA-DMG-7, PHA-FOE-6
         doublings.append(f"vulnerable to {element} (PHA-DMG-7)")
     if affinity == "resistance":
         halvings.append(f"resistant to {element} (PHA-DMG-7)")
@@ -155,6 +155,7 @@ def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> No
             purpose="concentration",
             characteristic="vit",
             check={**check, "power": who.marks["sustaining"]},
+            rolls=rolls_of(check),
             spent=None,
         )
 

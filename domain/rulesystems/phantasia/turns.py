@@ -7,7 +7,7 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import roll_plain
+from domain.dice import Die, Roll, attempt_of, roll_plain, source_name
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
@@ -190,7 +190,14 @@ def _reroll_ties(ctx: Context, placed: list[CombatantState]) -> None:
         faces: dict[str, list[int]] = {w.id: [] for w in group}
         ids = _settle(ctx, group, faces)
         rolls = {
-            w.id: {"expression": "1d12 re-roll, ties again", "faces": faces[w.id]} for w in group
+            f"tie:{w.name}": Roll(
+                name=f"tie:{w.name}",
+                expression="1d12 re-roll, ties again",
+                dice=(Die(INITIATIVE_DIE, tuple(faces[w.id]), faces[w.id][-1]),),
+                source=source_name(ctx.dice, f"tie:{w.name}"),
+                attempt=attempt_of(ctx.dice, f"tie:{w.name}"),
+            ).to_dict()
+            for w in group
         }
         ctx.emit(ev.TieBroken, order=ids, rolls=rolls, entered=False)
 
@@ -266,10 +273,12 @@ def actions_left(who: CombatantState) -> int:
 
 
 def repeat_penalty(who: CombatantState, spent: dict[str, Any]) -> dict[str, int]:
-    """PHA-ACT-3: the k-th offensive action of his turn takes −3 × (k − 1); PHA-ACT-4: a
-    power such as Multiataque reduces it; PHA-ACT-5 (Default PHA-AMB-42): none, and not
-    counted, outside his own turn."""
+    """PHA-ACT-3: the k-th offensive action of his turn takes −3 × (k − 1), powers too
+    (PHA-MAG-3); PHA-ACT-4: a power such as Multiataque reduces it; PHA-ACT-5 (Default
+    PHA-AMB-42): none, and not counted, outside his own turn."""
     if not spent.get("offensive") or spent.get("reaction") or spent.get("free"):
+        return {}
+    if not who.marks.get("in_turn"):  # PHA-ACT-5: an out_of_order action outside his turn
         return {}
     k = who.marks.get("offensive", 0) + 1
     penalty = min(0, -REPEAT_STEP * (k - 1) + stats_of(who).repeat_reduction)
@@ -306,7 +315,7 @@ def check_action(
                 "en su propio turno es una acción normal, no una reacción",
                 "reaction",
             )
-        if who.marks.get("reaction_used"):
+        if who.marks.get("reaction_used"):  # PHA-RX-4: one action as his one reaction
             raise refuse(
                 "PHA-RX-1",
                 f"{who.name} has used his one reaction until his next turn",

@@ -9,7 +9,7 @@ from domain import events as ev
 from domain.dice import roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import damage, statuses
-from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.checks import roll_check, rolls_of
 from domain.rulesystems.phantasia.stats import dice_of, overloaded
 from domain.rulesystems.phantasia.turns import (
     acting,
@@ -82,6 +82,7 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
             purpose="fear",
             characteristic="ca",
             check=fear,
+            rolls=rolls_of(fear),
             spent=None,
         )
     if who.has("defense"):  # PHA-STS-6: normally until the start of his next turn
@@ -157,6 +158,7 @@ def _suffocation(ctx: Context, combatant: str, cause: int) -> None:
         purpose="suffocation",
         characteristic="vit",
         check=check,
+        rolls=rolls_of(check),
         spent=None,
     )
     if check["success"]:
@@ -241,6 +243,7 @@ def _end_checks(ctx: Context, combatant: str) -> None:
             purpose=f"end of {name}",
             characteristic=characteristic,
             check=check,
+            rolls=rolls_of(check),
             spent=None,
         )
         if check["success"]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulesystems.phantasia import attacks, damage, statuses, turns
+from domain.rulesystems.phantasia.attacks import BASE
 from domain.rulesystems.phantasia.stats import (
     adj,
-    adjustment,
     extra_uses,
+    foe_increment,
     max_phantasia_points,
     max_pm,
 )
@@ -22,6 +23,12 @@ def _figure(parts: dict[str, int]) -> int:
 def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     stats = turns.stats_of(who)
     scores = {ch: stats.score(ch) for ch in ("fue", "agi", "int", "vit", "sue", "ca")}
+    # PHA-CHAR-4 (Default PHA-AMB-46): AM = 6 + INT adj + the magical enemy's level
+    # increments (PHA-FOE-4); an entered figure wins
+    am = stats.figures.am
+    if am is None:
+        am = BASE + adj(stats, "int", attacks.score_change(who, "int"))
+        am += foe_increment(stats, "magical")
     return {
         "id": who.id,
         "name": who.name,
@@ -36,12 +43,14 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "phantasia_points": turns.pp_of(who),
         "max_phantasia_points": max_phantasia_points(stats.level),
         "scores": scores,
-        "adjustments": {ch: adjustment(v) for ch, v in scores.items()},  # PHA-CHAR-2
+        # PHA-CHAR-2 from the current score (Default PHA-AMB-51), × the large-creature
+        # factor (PHA-FOE-3, Default PHA-AMB-48): the adjustments the figures use
+        "adjustments": {ch: adj(stats, ch, attacks.score_change(who, ch)) for ch in scores},
         "df": _figure(attacks.defence(who, "df", block=False) | statuses.modifiers(who, "df")),
         "dm": _figure(attacks.defence(who, "dm", block=False) | statuses.modifiers(who, "dm")),
         "at": {w.name: 6 + _figure(attacks.attack_bonus(who, w, None, None)) for w in stats.weapons}
         | {"unarmed": 6 + _figure(attacks.attack_bonus(who, None, None, None))},
-        "am": 6 + adj(stats, "int") if stats.figures.am is None else stats.figures.am,
+        "am": am,
         "movement": stats.movement + sum(statuses.modifiers(who, "mo").values()),
         "initiative": who.ip,
         "turn": who.marks.get("turn", 0),
@@ -67,6 +76,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         },
         "unconscious": who.has("unconscious"),
         "dead": who.has("dead"),
+        "down": who.has("unconscious") or who.has("dead"),
     }
 
 
