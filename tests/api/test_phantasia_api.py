@@ -1,0 +1,156 @@
+"""PHANTÄSIA through the HTTP API: who may send what (players roll for their own
+characters, the narrator decides the rest), the view's schema, the statistics of its
+attacks, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from fastapi.testclient import TestClient
+
+from projections.read_models import combatant_stats
+from tests.builders import add_combatant, command, new_encounter
+
+PC = {
+    "controller": "player",
+    "fue": 10,
+    "agi": 8,
+    "int": 9,
+    "vit": 6,
+    "sue": 6,
+    "level": 3,
+    "pv": 30,
+    "shield": {"df": 1},
+    "weapons": [{"name": "espada", "code": "AMM", "damage": "1d8"}],
+}
+ORC = {
+    "fue": 10,
+    "agi": 6,
+    "int": 4,
+    "vit": 8,
+    "sue": 4,
+    "level": 2,
+    "pv": 20,
+    "enemy_type": "martial",
+    "weapons": [{"name": "hacha", "code": "AMG", "damage": "1d10"}],
+}
+
+
+def fight(client: TestClient) -> tuple[str, str, str, str]:
+    """Endimion (a player's) and an orc; initiative rolled, Endimion's turn begun."""
+    eid = new_encounter(client, ruleset="phantasia")
+    pc = add_combatant(client, eid, "Endimion", PC, side="héroes")
+    orc = add_combatant(client, eid, "Orco", ORC, side="orcos")
+    r = client.post(f"/encounters/{eid}/tokens", json={"combatants": [pc], "label": "Ana"})
+    assert r.status_code == 201, r.text
+    command(
+        client,
+        eid,
+        {"type": "roll_initiative", "dice": {"initiative:Endimion": [9], "initiative:Orco": [2]}},
+    )
+    return eid, pc, orc, r.json()["token"]
+
+
+def as_player(client: TestClient, token: str, eid: str, body: dict[str, Any]) -> Any:
+    return client.post(
+        f"/encounters/{eid}/commands", json=body, headers={"Authorization": f"Bearer {token}"}
+    )
+
+
+def test_given_a_players_token_when_he_starts_his_turn_attacks_and_rolls_damage_then_recorded(
+    client: TestClient,
+) -> None:
+    eid, pc, orc, token = fight(client)
+    r = as_player(client, token, eid, {"type": "start_turn"})
+    assert r.status_code == 200, r.text
+    attack = {"type": "attack_check", "combatant": pc, "targets": [orc], "weapon": "espada"}
+    r = as_player(client, token, eid, {**attack, "dice": {"attack": [3]}})
+    assert r.status_code == 200, r.text
+    (checked,) = [e for e in r.json()["events"] if e["type"] == "AttackChecked"]
+    assert checked["actor"] == "player:Ana" and checked["data"]["results"][0]["hit"]
+    r = as_player(client, token, eid, {"type": "roll_damage", "dice": {"damage": [5]}})
+    assert r.status_code == 200, r.text
+    orc_view = next(c for c in r.json()["encounter"]["combatants"] if c["id"] == orc)
+    assert orc_view["pv"] == 20 - (5 + 2 + 3)
+
+
+def test_given_a_player_when_he_sets_the_narrators_judgements_then_403_and_nothing_recorded(
+    client: TestClient,
+) -> None:
+    eid, pc, orc, token = fight(client)
+    as_player(client, token, eid, {"type": "start_turn"})
+    version = client.get(f"/encounters/{eid}").json()["version"]
+    attack = {"type": "attack_check", "combatant": pc, "targets": [orc], "weapon": "espada"}
+    for body, field in (
+        ({**attack, "cover": {orc: 5}}, "cover"),
+        ({**attack, "offensive": False}, "offensive"),
+        ({**attack, "doublings": 1}, "doublings"),
+        ({"type": "apply_status", "combatant": pc, "status": "haste", "turns": 3}, "type"),
+        ({"type": "award_phantasia_point", "combatant": pc}, "type"),
+        ({"type": "attack_check", "combatant": orc, "targets": [pc], "weapon": "hacha"}, None),
+    ):
+        r = as_player(client, token, eid, {**body, "dice": {"attack": [3]}})
+        assert r.status_code == 403, (body, r.text)
+        assert r.json()["rule"] == "ROLE"
+        if field:
+            assert r.json()["field"] == field
+    assert client.get(f"/encounters/{eid}").json()["version"] == version
+
+
+def test_given_the_orcs_turn_when_the_narrator_attacks_then_the_player_rolls_df_and_stats_count(
+    client: TestClient,
+) -> None:
+    """PHA-CORE-1, PHA-CORE-2: the orc rolls nothing; the defence roll is the player's."""
+    eid, pc, orc, _ = fight(client)
+    command(client, eid, {"type": "start_turn"})
+    command(client, eid, {"type": "end_turn", "combatant": pc})
+    command(client, eid, {"type": "start_turn"})
+    body = {
+        "type": "attack_check",
+        "combatant": orc,
+        "targets": [pc],
+        "weapon": "hacha",
+        "block": [pc],
+        "dice": {"defence": [10]},
+    }
+    result = command(client, eid, body)
+    (checked,) = [e for e in result["events"] if e["type"] == "AttackChecked"]
+    r = checked["data"]["results"][0]
+    # 6 + DF (AGI adj 1) + shield 1 − (FUE adj 2 + level increments 1) = 5: 10 fails
+    assert (r["rolled_by"], r["check"], r["target_number"], r["hit"]) == ("defender", "DF", 5, True)
+    assert checked["data"]["rolls"]["defence"]["faces"] == [10]
+    command(client, eid, {"type": "roll_damage", "dice": {"damage": [7]}})
+    view = client.get(f"/encounters/{eid}").json()
+    assert view["ruleset"] == "phantasia" and view["step"] == "turn"
+    assert next(c for c in view["combatants"] if c["id"] == pc)["pv"] == 30 - (7 + 2 + 2)
+    events = client.get(f"/encounters/{eid}/events").json()["events"]
+    assert {e["type"] for e in events} >= {"TurnStarted", "TurnEnded", "AttackChecked"}
+
+
+def test_given_a_phantasia_fight_then_statistics_count_hits_damage_and_whose_dice(
+    client: TestClient,
+) -> None:
+    eid, pc, orc, _ = fight(client)
+    command(client, eid, {"type": "start_turn"})
+    attack = {"type": "attack_check", "combatant": pc, "targets": [orc], "weapon": "espada"}
+    command(client, eid, {**attack, "dice": {"attack": [3]}})
+    command(client, eid, {"type": "roll_damage", "dice": {"damage": [5]}})
+    command(client, eid, {**attack, "dice": {"attack": [11]}})
+    command(client, eid, {"type": "end_turn", "combatant": pc})
+    command(client, eid, {"type": "start_turn"})
+    body = {
+        "type": "attack_check",
+        "combatant": orc,
+        "targets": [pc],
+        "weapon": "hacha",
+        "dice": {"defence": [2]},
+    }
+    command(client, eid, body)
+    fraylog = client.app.state.fraylog
+    stats = combatant_stats(fraylog.event_log(UUID(eid)))
+    assert (stats[pc]["hits"], stats[pc]["misses"], stats[pc]["damage_dealt"]) == (1, 1, 10)
+    assert (stats[orc]["hits"], stats[orc]["misses"], stats[orc]["damage_taken"]) == (0, 1, 10)
+    # the player rolled his two attacks, the damage and his own DF: 4 manual rolls, plus
+    # his initiative; the orc only its initiative
+    assert stats[pc]["rolls_manual"] == 5 and stats[orc]["rolls_manual"] == 1
