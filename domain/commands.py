@@ -565,6 +565,11 @@ class ApplyStatus(CommandBase):
         description="A fourth beneficial status: the one to end, or 'least_time' (PHA-STK-3).",
     )
     modifiers_check: Modifiers = Field(default_factory=dict, description="On the resist check.")
+    from_attack: str | None = Field(
+        default=None,
+        description="The attack (action id) whose effect it is: after a fumbled DF/DM check "
+        "its duration is doubled (PHA-CRIT-7).",
+    )
     reason: str = Field(default="", max_length=200)
 
 

@@ -730,3 +730,22 @@ def test_given_an_orc_attacking_a_blocking_pc_then_the_pc_rolls_df_at_8_then_11(
         "AttackChecked",
     )
     assert checked.results[0]["target_number"] == (11 if not shield_breaks else 10)
+
+
+def test_given_a_fumbled_dm_check_when_the_power_stuns_then_its_duration_is_doubled():
+    """PHA-CRIT-7: the defender's fumble doubles the damage and any duration in the power's
+    effects."""
+    stun = {"name": "Aturdir", "damage": "1d4"}
+    t = table(("Tybalt", creature(powers=[stun])), ("Endimion", pc()))
+    (checked,) = of_type(
+        attack(t, "Tybalt", "Endimion", power="Aturdir", dice={"defence": [12]}),
+        "AttackChecked",
+    )
+    action = checked.action["id"]
+    assert checked.results[0]["check"] == "DM" and checked.results[0]["doubled"]
+    t.run(c.RollDamage(), damage=[2])
+    events = t.run(
+        c.ApplyStatus(combatant=t.ids["Endimion"], status="stunned", turns=2, from_attack=action)
+    )
+    assert of_type(events, "StatusApplied")[0].turns == 4
+    assert statuses(t, "Endimion")["stunned"]["turns"] == 4

@@ -411,7 +411,17 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
         cause = resisted
     else:
         cause = None
-    _apply(ctx, who, name, cmd.status, cmd.turns, data, cmd.reason or "", cmd.replace, cause)
+    turns, reason = cmd.turns, cmd.reason or ""
+    if cmd.from_attack is not None:
+        fumbled = [
+            r
+            for r in state.action(cmd.from_attack).params.get("results", [])
+            if r["target"] == who.id and r["rolled_by"] == "defender" and r["fumble"]
+        ]
+        if fumbled and turns:  # PHA-CRIT-7: a fumbled DF/DM doubles the effect's duration
+            turns *= 2
+            reason = f"{reason} (duration doubled: fumbled defence, PHA-CRIT-7)".strip()
+    _apply(ctx, who, name, cmd.status, turns, data, reason, cmd.replace, cause)
 
 
 def _valid_dice(expression: str) -> None:
