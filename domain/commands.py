@@ -556,6 +556,12 @@ class ApplyStatus(CommandBase):
     ] = Field(default_factory=dict, description="A magic's changes to scores and figures.")
     damage: str | None = Field(default=None, description="Poison: its damage dice (1d6).")
     reduction: int | None = Field(default=None, ge=0, le=1000, description="Weakness.")
+    harmed_by: str | None = Field(
+        default=None,
+        max_length=40,
+        description="Petrified: the element (or 'weapons') that can still harm it, for half "
+        "damage (PHA-STS-15, Default PHA-AMB-36).",
+    )
     resist: Characteristic | None = Field(
         default=None, description="The check that avoids it, rolled now (PHA-CHK-5)."
     )

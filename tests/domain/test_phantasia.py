@@ -749,3 +749,39 @@ def test_given_a_fumbled_dm_check_when_the_power_stuns_then_its_duration_is_doub
     )
     assert of_type(events, "StatusApplied")[0].turns == 4
     assert statuses(t, "Endimion")["stunned"]["turns"] == 4
+
+
+def test_given_a_petrified_creature_then_immune_unless_the_narrator_names_what_harms_it():
+    """PHA-STS-15 (Default PHA-AMB-36, PHA-AMB-34): immune to damage unless the narrator
+    marks the damage type as able to harm it, then half damage; it takes no actions."""
+    t = table(("Endimion", pc(fue=10)), ("Golem", creature()))
+    t.run(c.ApplyStatus(combatant=t.ids["Golem"], status="petrified"))
+    hit(t, "Endimion", "Golem", weapon="sword")
+    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    assert damage.amount == 0 and damage.breakdown["immune"] == "petrified"
+    t.run(c.ClearCondition(combatant=t.ids["Golem"], condition="petrified"))
+    t.run(c.ApplyStatus(combatant=t.ids["Golem"], status="petrified", harmed_by="weapons"))
+    hit(t, "Endimion", "Golem", weapon="sword", dice={"attack": [3]})
+    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    assert damage.breakdown["rolled"] == 13 and damage.amount == 6
+
+
+def test_given_a_grabbed_fighter_then_no_move_and_no_two_handed_weapon():
+    """PHA-STS-1, PHA-ACT-7: grabbed, he may not move nor wield a two-handed weapon."""
+    greatsword = {"name": "mandoble", "code": "AMG", "damage": "2d6", "two_handed": True}
+    t = table(("Orc", creature()), ("Endimion", pc(weapons=[greatsword])))
+    events = t.run(
+        c.Contest(combatant=t.ids["Orc"], kind="grab", target=t.ids["Endimion"]),
+        attacker=[2],
+        defender=[11],
+    )
+    assert of_type(events, "ContestRolled")[0].attacker_wins
+    next_turn(t)
+    refused("PHA-STS-1", t.run, c.Act(combatant=t.ids["Endimion"], action="move", metres=2))
+    refused("PHA-STS-1", attack, t, "Endimion", "Orc", weapon="mandoble", dice={"attack": [2]})
+    events = t.run(
+        c.Contest(combatant=t.ids["Endimion"], kind="escape", target=t.ids["Orc"]),
+        attacker=[2],
+        defender=[11],
+    )
+    assert of_type(events, "StatusEnded")[0].status == "grabbed"

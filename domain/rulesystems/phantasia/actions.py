@@ -384,6 +384,8 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
     if cmd.status == "poisoned":
         data["damage"] = cmd.damage or "1d6"
         dice_of(data["damage"]) if cmd.damage is None else _valid_dice(cmd.damage)
+    if cmd.status == "petrified" and cmd.harmed_by:
+        data["harmed_by"] = cmd.harmed_by
     if cmd.status == "weakness" and cmd.reduction:
         data["reduction"] = cmd.reduction
     if cmd.status == "suffocating":

@@ -302,6 +302,13 @@ def _means(
             f"{who.name} no tiene el arma {cmd.weapon!r}",
             "weapon",
         )
+    if weapon.two_handed and who.has("grabbed"):
+        raise refuse(
+            "PHA-STS-1",
+            f"{who.name} is grabbed: no two-handed weapon",
+            f"{who.name} está agarrado: no puede usar armas a dos manos",
+            "weapon",
+        )
     if who.marks.get("dropped") == weapon.name:
         raise refuse(
             "PHA-CRIT-5",

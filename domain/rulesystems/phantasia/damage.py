@@ -44,8 +44,9 @@ def compute(
         doublings.append(f"vulnerable to {element} (PHA-DMG-7)")
     if affinity == "resistance":
         halvings.append(f"resistant to {element} (PHA-DMG-7)")
-    if who.has("petrified"):
-        if who.conditions["petrified"].data.get("harmed_by") == element and element:
+    if who.has("petrified"):  # PHA-STS-15, Default PHA-AMB-36
+        harmed_by = who.conditions["petrified"].data.get("harmed_by")
+        if harmed_by is not None and harmed_by == (element or "weapons"):
             halvings.append("petrified (PHA-AMB-36)")
         else:
             affinity = "immunity"

@@ -50,7 +50,8 @@ def _dice(expression: str) -> str:
 
 def adjustment(score: int) -> int:
     """PHA-CHAR-2: the publisher's score → adjustment table, floor(score / 2) − 3 for
-    scores 1–12; Default PHA-AMB-44: below 1 → −3, above 12 → +3."""
+    scores 1–12; Default PHA-AMB-44: below 1 → −3, above 12 → +3. No ×5 of the older
+    editions (PHA-CORE-9)."""
     return max(-3, min(3, score // 2 - 3))
 
 
@@ -71,6 +72,7 @@ class Weapon(BaseModel):
         description="Override the class the code gives (PHA-WPN-2): ranged or melee.",
     )
     gauntlet: bool = Field(default=False, description="Gauntlets: their bonus counts unarmed.")
+    two_handed: bool = Field(default=False, description="Not usable while Grabbed (PHA-STS-1).")
     element: Element | None = None
 
     @field_validator("damage")
