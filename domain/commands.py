@@ -59,7 +59,15 @@ class RollInitiative(CommandBase):
         default=None,
         max_length=50,
         description="Wits: combatants tied on Wits in the order the GM rules they act, "
-        "instead of the roll-off (WIT-ORD-2).",
+        "instead of the roll-off (WIT-ORD-2). PHANTÄSIA: those tied on initiative and AGI, "
+        "in the narrator's order (PHA-INIT-3).",
+    )
+    group: list[str] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=50,
+        description="PHANTÄSIA: a group of the narrator's enemies sharing one initiative "
+        "result (PHA-INIT-1).",
     )
 
 

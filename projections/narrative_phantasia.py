@@ -155,6 +155,12 @@ def initiative(e: Any, s: EncounterState, es: bool) -> str:
             if es
             else f"The narrator gives {who} initiative {e.ip}."
         )
+    if not e.rolls and "group" in e.modifiers:
+        return (
+            f"{who} comparte la iniciativa de su grupo: {e.ip}."
+            if es
+            else f"{who} shares his group's initiative: {e.ip}."
+        )
     if not e.rolls:
         return (
             f"{who} actúa por su AGI {e.ip} (variante por AGI)."
@@ -162,7 +168,7 @@ def initiative(e: Any, s: EncounterState, es: bool) -> str:
             else f"{who} acts at his AGI {e.ip} (AGI-order variant)."
         )
     roll = next(iter(e.rolls.values()))
-    mods = " ".join(f"{_s(v)} {k}" for k, v in e.modifiers.items())
+    mods = " ".join(f"{_s(v)} {k}" for k, v in e.modifiers.items() if k != "group")
     head = "Iniciativa de" if es else "Initiative for"
     return f"{head} {who}: 1d12 {roll['dice_total']} {mods} = {e.ip}."
 

@@ -785,3 +785,24 @@ def test_given_a_grabbed_fighter_then_no_move_and_no_two_handed_weapon():
         defender=[11],
     )
     assert of_type(events, "StatusEnded")[0].status == "grabbed"
+
+
+def test_given_a_group_of_goblins_then_the_narrator_rolls_once_and_they_share_the_result():
+    """PHA-INIT-1: a group of enemies shares one result (1d12 + the highest AGI among
+    them); among themselves the higher AGI first (PHA-INIT-3). Novus and Wits refuse a
+    group."""
+    t = Table("phantasia")
+    t.add("Endimion", pc(agi=8))
+    for name, agi in (("Gob1", 5), ("Gob2", 9), ("Gob3", 7)):
+        t.add(name, creature(agi=agi))
+    events = t.run(
+        c.RollInitiative(group=[t.ids["Gob1"], t.ids["Gob2"], t.ids["Gob3"]]), initiative=[4]
+    )
+    assert [e.ip for e in of_type(events, "InitiativeRolled")] == [13, 13, 13]
+    refused("PHA-INIT-1", t.run, c.RollInitiative(group=[t.ids["Endimion"], t.ids["Gob1"]]))
+    t.run(c.RollInitiative(combatant=t.ids["Endimion"]), initiative=[3])
+    assert t.view["order"] == [t.ids[n] for n in ("Gob2", "Gob3", "Gob1", "Endimion")]
+    w = Table("wits")
+    w.add("A", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
+    w.add("B", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
+    refused("WITS-CMD", w.run, c.RollInitiative(group=[w.ids["A"], w.ids["B"]]))

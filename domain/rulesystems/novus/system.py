@@ -80,6 +80,12 @@ class NovusRules(RuleSystem):
 
     # The four steps of a round (NOV-SEQ-1) and what may happen within them.
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
+        if cmd.group is not None:
+            raise RuleViolation(
+                f"{self.name.upper()}-CMD",
+                "group is PHANTÄSIA's: a group of enemies sharing one initiative",
+                field="group",
+            )
         initiative.roll_initiative(ctx, cmd)
 
     def on_declare(self, ctx: Context, cmd: c.Declare) -> None:

@@ -111,6 +111,9 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
     if cmd.tie_order is not None:
         _order_ties(ctx, cmd.tie_order)
         return
+    if cmd.group is not None:
+        _group(ctx, cmd)
+        return
     due = unplaced(state)
     if cmd.combatant is not None:
         who = state.combatant(cmd.combatant)
@@ -174,6 +177,53 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
         placed.append(state.combatants[who.id])
     if not variant:
         _reroll_ties(ctx, placed)
+
+
+def _group(ctx: Context, cmd: c.RollInitiative) -> None:
+    """PHA-INIT-1: the narrator rolls once for a group of enemies, who share the result:
+    1d12 + the highest AGI score among them (fraylog's reading: one result for all);
+    among themselves they go by AGI score, then the narrator's order (PHA-INIT-3)."""
+    state = ctx.state
+    members = [state.combatant(i) for i in cmd.group or []]
+    if len({m.id for m in members}) != len(members) or cmd.combatant is not None:
+        raise refuse(
+            "PHA-INIT-1",
+            "a group names two or more different combatants, and no single combatant",
+            "un grupo nombra dos o más combatientes distintos, y ningún combatiente suelto",
+            "group",
+        )
+    wrong = [m.name for m in members if is_player(m) or m.ip is not None]
+    if wrong:
+        raise refuse(
+            "PHA-INIT-1",
+            f"a group is of the narrator's enemies without initiative: {', '.join(wrong)}",
+            f"un grupo es de enemigos del narrador sin iniciativa: {', '.join(wrong)}",
+            "group",
+        )
+    agi = max(stats_of(m).agi for m in members)
+    if cmd.ip is not None:
+        total, rolls, raw, entered = cmd.ip, {}, None, True
+        mods: dict[str, int] = {}
+    else:
+        roll = roll_plain(ctx.dice, "initiative", 1, INITIATIVE_DIE, AGI=agi, **cmd.modifiers)
+        total, rolls, raw, entered = (
+            roll.total,
+            {"initiative": roll.to_dict()},
+            roll.dice_total,
+            False,
+        )
+        mods = {"AGI": agi, **cmd.modifiers}
+    for i, m in enumerate(members):
+        ctx.emit(
+            ev.InitiativeRolled,
+            combatant=m.id,
+            ip=total,
+            raw=raw,
+            rolls=rolls if i == 0 else {},
+            modifiers={**mods, "group": len(members)},
+            entered=entered,
+        )
+    _reroll_ties(ctx, [ctx.state.combatants[m.id] for m in members])
 
 
 def _reroll_ties(ctx: Context, placed: list[CombatantState]) -> None:

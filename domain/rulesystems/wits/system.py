@@ -63,6 +63,12 @@ class WitsRules(RuleSystem):
         return wits_view(state)
 
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
+        if cmd.group is not None:
+            raise RuleViolation(
+                f"{self.name.upper()}-CMD",
+                "group is PHANTÄSIA's: a group of enemies sharing one initiative",
+                field="group",
+            )
         turns.place(ctx, cmd)
 
     def on_attack(self, ctx: Context, cmd: c.Attack) -> None:
