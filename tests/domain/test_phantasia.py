@@ -806,3 +806,13 @@ def test_given_a_group_of_goblins_then_the_narrator_rolls_once_and_they_share_th
     w.add("A", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
     w.add("B", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
     refused("WITS-CMD", w.run, c.RollInitiative(group=[w.ids["A"], w.ids["B"]]))
+
+
+def test_given_phantasia_when_the_gm_sets_a_generic_modifier_then_refused_for_a_status():
+    """PHA-STK-1: a lasting modifier is a status that stacks by the book, not a generic one."""
+    t = table(("Endimion", pc()), ("Orc", creature()))
+    refused(
+        "PHA-STK-1",
+        t.run,
+        c.SetModifier(combatant=t.ids["Endimion"], name="bless", applies_to="ab", value=2),
+    )

@@ -224,6 +224,19 @@ class PhantasiaRules(RuleSystem):
             )
         ctx.emit(ev.StatusEnded, combatant=who.id, status=cmd.condition, reason=cmd.reason)
 
+    def on_set_modifier(self, ctx: Context, cmd: c.SetModifier) -> None:
+        """PHANTÄSIA's lasting modifiers are statuses, which stack by its rules (PHA-STK):
+        a magic's or an item's bonus is apply_status 'magic'; a one-off is a command's
+        situational `modifiers`."""
+        raise turns.refuse(
+            "PHA-STK-1",
+            "use apply_status (status 'magic' with modifiers, item true for equipment) so "
+            "the stacking rules apply, or a command's situational modifiers",
+            "usa apply_status (status 'magic' con modificadores, item para el equipo) para "
+            "que se apliquen las reglas de acumulación, o los modificadores de la orden",
+            "type",
+        )
+
     def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> int:
         """A GM change to PV; healing wakes him at 1 PV or more (PHA-DTH-5)."""
         at = super().on_adjust_hits(ctx, cmd)
