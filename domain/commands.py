@@ -560,7 +560,7 @@ class ApplyStatus(CommandBase):
         default=False, description="An item's bonus (a ring): adds to others (PHA-STK-1)."
     )
     modifiers: dict[
-        Literal["fue", "agi", "int", "vit", "sue", "ca", "at", "df", "am", "dm", "mo"], int
+        Literal["fue", "agi", "int", "vit", "sue", "ca", "at", "df", "am", "dm", "movement"], int
     ] = Field(default_factory=dict, description="A magic's changes to scores and figures.")
     damage: str | None = Field(default=None, description="Poison: its damage dice (1d6).")
     reduction: int | None = Field(default=None, ge=0, le=1000, description="Weakness.")

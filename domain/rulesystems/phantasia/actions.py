@@ -213,7 +213,7 @@ def act(ctx: Context, cmd: c.Act) -> None:
                 f"{who.name} está agarrado: no puede moverse hasta liberarse",
                 "action",
             )
-        mo = stats.movement + sum(statuses.modifiers(who, "mo").values())  # overloaded: −3
+        mo = stats.movement + sum(statuses.modifiers(who, "movement").values())  # overloaded: −3
         if cmd.terrain != "normal":  # Default PHA-AMB-26: halved, rounded down, min 1
             mo = max(1, mo // 2)
         mo = max(0, mo)
@@ -225,7 +225,7 @@ def act(ctx: Context, cmd: c.Act) -> None:
                 f"{who.name} se mueve como máximo {mo} m",
                 "metres",
             )
-        details = {"metres": metres, "mo": mo, "terrain": cmd.terrain}
+        details = {"metres": metres, "movement": mo, "terrain": cmd.terrain}
     elif cmd.action in ("switch_weapon", "reload"):  # PHA-ACT-9, -17
         weapon = stats.weapon(cmd.weapon or "")
         if weapon is None:
@@ -595,7 +595,9 @@ def heal(ctx: Context, cmd: c.Heal) -> None:
         parts["amount"] = cmd.amount or 0
     if cmd.caster is not None:
         caster = state.combatant(cmd.caster)
-        parts["caster INT adj"] = adj(stats_of(caster), "int")
+        parts["caster INT adj"] = adj(  # PHA-DMG-4, from his current INT (PHA-AMB-51)
+            stats_of(caster), "int", attacks.score_change(caster, "int")
+        )
     amount = max(0, min(sum(parts.values()), who.max_hits - who.hits))
     at = ctx.emit(
         ev.Healed,

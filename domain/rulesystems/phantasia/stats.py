@@ -17,7 +17,7 @@ DICE = re.compile(r"^(\d{1,2})d(\d{1,3})$")
 MAX_PV = 10_000
 Score = Field(ge=0, le=30)
 Characteristic = Literal["fue", "agi", "int", "vit", "sue", "ca"]
-Figure = Literal["at", "df", "am", "dm", "mo"]
+Figure = Literal["at", "df", "am", "dm", "movement"]
 Element = Literal[
     "fire", "water", "earth", "air", "light", "darkness", "ice", "lightning", "poison"
 ]
@@ -131,7 +131,11 @@ class Figures(BaseModel):
     dm: int | None = Field(default=None, ge=-30, le=40)
     am: int | None = Field(default=None, ge=-30, le=40)
     at_bonus: int | None = Field(
-        default=None, ge=-30, le=40, description="Other AT adjustments (class, level)."
+        default=None,
+        ge=-30,
+        le=40,
+        description="Other AT adjustments: class increments, powers (a narrator's enemy's "
+        "level increments come from enemy_type, PHA-FOE-4).",
     )
 
 

@@ -1,4 +1,5 @@
-"""The twenty statuses, their modifiers and the stacking rules (PHA-STS, PHA-STK).
+"""The twenty statuses, their modifiers and the stacking rules (PHA-STS, PHA-STK); their
+effects are applied automatically (PHA-STS-21) where the rules and commands read them.
 
 A status is a condition of the encounter state whose `count` is the number of the
 affected creature's own turns it has left (None: until it ends by a check, an action or
@@ -105,7 +106,7 @@ STATUSES: dict[str, dict[str, Any]] = {
         "kind": "harmful",
         "rule": "PHA-WPN-7",
         "d20": ALL,  # Default PHA-AMB-53: Weakness without damage reduction
-        "mods": {"mo": -3},
+        "mods": {"movement": -3},
     },
 }
 
@@ -134,7 +135,7 @@ def modifiers(who: CombatantState, figure: str) -> dict[str, int]:
     PHA-STK-1 (only the best beneficial magic counts), PHA-STK-2 (only the worst penalty)
     and PHA-STK-4 (Default PHA-AMB-13: AT, DF, AM, DM and MO are covered; fumble results
     count as statuses; the Defense action and items add normally)."""
-    if who.has("petrified") and figure != "mo":
+    if who.has("petrified") and figure != "movement":
         return {}
     best: tuple[int, str] | None = None
     worst: tuple[int, str] | None = None

@@ -29,6 +29,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
     if am is None:
         am = BASE + adj(stats, "int", attacks.score_change(who, "int"))
         am += foe_increment(stats, "magical")
+    at_mods = _figure(statuses.modifiers(who, "at"))
     return {
         "id": who.id,
         "name": who.name,
@@ -48,10 +49,14 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "adjustments": {ch: adj(stats, ch, attacks.score_change(who, ch)) for ch in scores},
         "df": _figure(attacks.defence(who, "df", block=False) | statuses.modifiers(who, "df")),
         "dm": _figure(attacks.defence(who, "dm", block=False) | statuses.modifiers(who, "dm")),
-        "at": {w.name: 6 + _figure(attacks.attack_bonus(who, w, None, None)) for w in stats.weapons}
-        | {"unarmed": 6 + _figure(attacks.attack_bonus(who, None, None, None))},
-        "am": am,
-        "movement": stats.movement + sum(statuses.modifiers(who, "mo").values()),
+        # AT and AM figures with the statuses' modifiers, as DF and DM (PHA-STK)
+        "at": {
+            w.name: BASE + _figure(attacks.attack_bonus(who, w, None, None)) + at_mods
+            for w in stats.weapons
+        }
+        | {"unarmed": BASE + _figure(attacks.attack_bonus(who, None, None, None)) + at_mods},
+        "am": am + _figure(statuses.modifiers(who, "am")),
+        "movement": stats.movement + sum(statuses.modifiers(who, "movement").values()),
         "initiative": who.ip,
         "turn": who.marks.get("turn", 0),
         "in_turn": bool(who.marks.get("in_turn")),
