@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SYSTEMS = {"novus": "NOV", "wits": "WIT"}
+SYSTEMS = {"novus": "NOV", "phantasia": "PHA", "wits": "WIT"}
 
 
 def auto_ids(ruleset: str, prefix: str) -> list[str]:
