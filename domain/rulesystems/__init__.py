@@ -22,10 +22,4 @@ def get_rule_system(name: str) -> RuleSystem:
         from domain.rulesystems.phantasia.system import PhantasiaRules
 
         return PhantasiaRules()
-    if name in RULESETS:
-        raise UnknownRuleSystem(
-            "RULESET",
-            f"the {name} rule system is not implemented yet; 'novus' and 'wits' are playable",
-            field="ruleset",
-        )
     raise UnknownRuleSystem("RULESET", f"unknown rule system {name!r}", field="ruleset")

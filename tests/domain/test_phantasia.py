@@ -816,3 +816,43 @@ def test_given_phantasia_when_the_gm_sets_a_generic_modifier_then_refused_for_a_
         t.run,
         c.SetModifier(combatant=t.ids["Endimion"], name="bless", applies_to="ab", value=2),
     )
+
+
+def test_given_poison_from_a_power_with_turns_then_it_still_hurts_until_a_vit_check_passes():
+    """PHA-STS-20: a poisoned creature checks VIT at the end of each of its turns; failed,
+    1d6 poison damage; passed, the poison ends."""
+    t = table(("Endimion", pc()), ("Orc", creature()))
+    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="poisoned", turns=5))
+    events = t.run(c.EndTurn(combatant=t.ids["Endimion"]))
+    assert not of_type(events, "CheckRolled")  # poisoned in this turn: first check next
+    t.run(c.StartTurn())
+    next_turn(t)
+    dice = {"poisoned": [9], "poison damage": [4]}
+    events = t.run(c.EndTurn(combatant=t.ids["Endimion"]), **dice)
+    assert of_type(events, "DamageApplied")[0].amount == 4
+    assert statuses(t, "Endimion")["poisoned"]["turns"] == 4  # and its duration runs
+    t.run(c.StartTurn())
+    next_turn(t)
+    events = t.run(c.EndTurn(combatant=t.ids["Endimion"]), poisoned=[3])
+    assert of_type(events, "StatusEnded")[0].status == "poisoned"
+
+
+def test_given_an_affinity_then_the_healing_never_passes_maximum_pv_and_items_are_not_statuses():
+    """PHA-DMG-7 (Default PHA-AMB-18), PHA-STK-1, PHA-STK-3: an affinity heals up to the
+    maximum; an item's bonus adds and is not one of the three beneficial statuses."""
+    fire = {"name": "Llama", "damage": "2d10", "element": "fire"}
+    t = table(
+        ("Endimion", pc(int=7, powers=[fire])),
+        ("Salamander", creature(pv=100, current_pv=95, elements={"fire": "affinity"})),
+    )
+    hit(t, "Endimion", "Salamander", power="Llama")
+    (healed,) = of_type(t.run(c.RollDamage(), damage=[10, 5]), "HitsAdjusted")
+    assert healed.amount == 5 and t.who("Salamander")["pv"] == 100
+    for status in ("haste", "invisible"):
+        t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status=status, turns=3))
+    ring = {"status": "magic", "modifiers": {"fue": 1}, "beneficial": True, "item": True}
+    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], name="Anillo", **ring))
+    next_turn(t)
+    next_turn(t)  # a new turn of his, without an offensive action yet
+    t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
+    assert set(statuses(t, "Endimion")) == {"haste", "invisible", "Anillo", "defense"}

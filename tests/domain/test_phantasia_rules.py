@@ -279,8 +279,8 @@ def test_given_a_beneficial_magic_cast_then_no_am_check_an_action_and_its_pm():
     check (the recipient accepts it); its entered PM cost is paid; Mute blocks magic
     (PHA-STS-12, Default PHA-AMB-38), not a power that is not magic."""
     powers = [
-        {"name": "Bendición", "pm_cost": 2},
-        {"name": "Grito", "magic": False},
+        {"name": "Bendición", "pm_cost": 2, "magic": True},
+        {"name": "Grito"},  # untagged: allowed under Mute (Default PHA-AMB-38)
     ]
     t = table(("Endimion", pc(powers=powers)), ("Orc", creature()))
     assert t.who("Endimion")["pm"] == 7

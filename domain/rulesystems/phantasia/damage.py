@@ -108,7 +108,7 @@ def suffer(
     )
     breakdown["rule"] = rule
     if breakdown.get("heals"):
-        heal = breakdown["heals"]
+        heal = min(breakdown["heals"], max(0, who.max_hits - who.hits))  # never above max
         at = ctx.emit(
             ev.HitsAdjusted,
             cause=cause,

@@ -94,7 +94,11 @@ class Power(BaseModel):
     name: str = Field(min_length=1, max_length=60)
     damage: str | None = Field(default=None, description="Damage dice, e.g. 1d10.")
     per_level: bool = Field(default=False, description="Damage dice × level (e.g. 1d10×Nv).")
-    magic: bool = Field(default=True, description="Magic: blocked by Mute (PHA-STS-12).")
+    magic: bool = Field(
+        default=False,
+        description="Tagged magic: blocked by Mute (PHA-STS-12); untagged powers are allowed "
+        "(Default PHA-AMB-38).",
+    )
     targeted: bool = Field(
         default=True, description="Aimed at specific creatures: needs sight (PHA-STS-4)."
     )

@@ -126,8 +126,13 @@ def kind_of(who: CombatantState, name: str) -> str:
 
 def beneficial(who: CombatantState) -> list[str]:
     """PHA-STK-3: the beneficial statuses that count towards the three (the Defense action
-    counts: the source's own example lists Defensa)."""
-    return [n for n in who.conditions if kind_of(who, n) == "beneficial"]
+    counts: the source's own example lists Defensa); an item's bonus is equipment, not a
+    status (PHA-STK-1)."""
+    return [
+        n
+        for n, cond in who.conditions.items()
+        if kind_of(who, n) == "beneficial" and not cond.data.get("item")
+    ]
 
 
 def modifiers(who: CombatantState, figure: str) -> dict[str, int]:

@@ -223,7 +223,8 @@ def _end_checks(ctx: Context, combatant: str) -> None:
         who = ctx.state.combatants[combatant]
         cond = who.conditions.get(name)
         status = cond.data.get("status", name) if cond else name
-        if cond is None or status not in END_CHECKS or cond.count is not None:
+        timed = cond is not None and cond.count is not None and status != "poisoned"
+        if cond is None or status not in END_CHECKS or timed:  # Poison ends only by a check
             continue  # a status with a number of turns from its power ends by duration
         if cond.data.get("since_turn", 0) >= who.marks.get("turn", 0):
             continue  # applied during this turn: his first check ends his next (PHA-AMB-11)
