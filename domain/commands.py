@@ -439,7 +439,7 @@ class AttackCheck(PhantasiaCommand):
     block: list[str] = Field(
         default_factory=list, max_length=12, description="Targets who block with a shield."
     )
-    cover: dict[str, int | None] = Field(
+    cover: dict[str, Annotated[int, Field(ge=1, le=5)] | None] = Field(
         default_factory=dict, description="Target → cover +1..+5 (null: the default +3)."
     )
     adjacent: bool | None = Field(
@@ -468,9 +468,6 @@ class RollDamage(CommandBase):
         default_factory=list,
         max_length=12,
         description="Blocking defenders who fumbled and let the shield break (PHA-DEF-3).",
-    )
-    choice: Literal["pv", "pm"] | None = Field(
-        default=None, description="Fumble result 6 of a defender, if any: lose PV or 1 PM."
     )
 
 
@@ -538,6 +535,11 @@ class Act(PhantasiaCommand):
     power: str | None = Field(default=None, description="cast_power")
     sustain: bool = Field(default=False, description="cast_power: kept active (PHA-CONC-1).")
     trigger: str | None = Field(default=None, max_length=200, description="prepare")
+    replace: str | None = Field(
+        default=None,
+        description="defense with three beneficial statuses: the one to end, or 'least_time' "
+        "(PHA-STK-3).",
+    )
     what: str = Field(default="", max_length=200)
     offensive: bool | None = Field(
         default=None, description="use_item, cast_power, other: the narrator says (PHA-ACT-2)."

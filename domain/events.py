@@ -562,3 +562,11 @@ class Healed(EncounterEvent):
     parts: dict[str, int]  # dice or an amount, the caster's INT adjustment (PHA-DMG-4)
     rolls: dict[str, Any]
     reason: str
+
+
+class ActionsLost(EncounterEvent):
+    """Action points of this turn lost to what he failed (a Fear check, PHA-STS-18)."""
+
+    combatant: str
+    actions: int
+    reason: str

@@ -440,6 +440,8 @@ def _tie_broken(state: EncounterState, e: Any) -> None:
 def _turn_started(state: EncounterState, e: Any) -> None:
     for other in state.combatants.values():
         other.marks.pop("in_turn", None)
+    for other in state.combatants.values():
+        other.marks.pop("free_attack", None)  # fumble result 5: at once or not at all
     marks = state.combatants[e.combatant].marks
     for key in ("spent", "offensive", "defended", "reaction_used", "prepared", "pushed_back"):
         marks.pop(key, None)
@@ -491,6 +493,12 @@ def _check_rolled(state: EncounterState, e: Any) -> None:
     _spend(who, e.spent)
     if e.purpose == "concentration" and not e.check["success"]:
         who.marks.pop("sustaining", None)  # PHA-CONC-1: that use of the power is lost
+
+
+@_on("ActionsLost")
+def _actions_lost(state: EncounterState, e: Any) -> None:
+    marks = state.combatants[e.combatant].marks
+    marks["spent"] = marks.get("spent", 0) + e.actions
 
 
 @_on("ContestRolled")
@@ -555,7 +563,7 @@ def _fumble_rolled(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     action = state.action(e.action)
     action.params = {**action.params, "fumble_rolled": True}
-    if not action.params.get("damage_due"):
+    if not any(r["hit"] for r in action.params["results"]):  # else its damage is still due
         action.status = "resolved"
     d = e.details
     if d.get("dropped"):
@@ -568,17 +576,20 @@ def _fumble_rolled(state: EncounterState, e: Any) -> None:
 
 @_on("DeathChecked")
 def _death_checked(state: EncounterState, e: Any) -> None:
-    return None  # death is its own StatusApplied; the check changes nothing by itself
+    # death is its own StatusApplied; the last check is kept for a re-roll (PHA-DTH-6)
+    state.combatants[e.combatant].marks["death_check"] = {"dies": e.dies, "reroll": e.reroll}
 
 
 @_on("PmChanged")
-def _pm_changed(state: EncounterState, e: Any) -> None:
-    state.combatants[e.combatant].marks["pm"] = e.pm_after
+def _pm_changed(state: EncounterState, e: Any) -> None:  # by the change, so a void folds right
+    marks = state.combatants[e.combatant].marks
+    marks["pm_change"] = marks.get("pm_change", 0) + e.pm_after - e.pm_before
 
 
 @_on("PhantasiaPointsChanged")
 def _phantasia_points_changed(state: EncounterState, e: Any) -> None:
-    state.combatants[e.combatant].marks["pp"] = e.points_after
+    marks = state.combatants[e.combatant].marks
+    marks["pp_change"] = marks.get("pp_change", 0) + e.points_after - e.points_before
 
 
 @_on("RollVoided")

@@ -546,3 +546,14 @@ def _(e: Any, s: EncounterState) -> str:
         f"{_who(s, e.combatant)} recupera {e.amount} PV ({parts}{why}): "
         f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
     )
+
+
+@_en("ActionsLost")
+def _(e: Any, s: EncounterState) -> str:
+    return f"{_who(s, e.combatant)} loses {e.actions} action point(s): {e.reason}."
+
+
+@_es("ActionsLost")
+def _(e: Any, s: EncounterState) -> str:
+    who = _who(s, e.combatant)
+    return f"{who} pierde {e.actions} punto(s) de acción: falló el chequeo de CA por Temor."

@@ -369,7 +369,9 @@ def test_given_weakness_then_at_checks_roll_a_d20_that_fumbles_only_on_20():
     t.run(c.RollFumble(), fumble=[2])
     events = t.run(c.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[12])
     check = of_type(events, "CheckRolled")[0].check
-    assert check["die"] == 12 and check["fumble"]
+    # a characteristic check is plain roll-under: no fumble (criticals and fumbles are the
+    # AT, AM, DF and DM checks', PHA-CRIT-1, -4, -7)
+    assert check["die"] == 12 and not check["fumble"] and not check["success"]
 
 
 def test_given_curse_then_characteristic_checks_roll_a_d20_and_at_checks_a_d12():

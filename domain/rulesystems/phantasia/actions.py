@@ -16,11 +16,13 @@ from domain.rulesystems.phantasia.stats import (
     adj,
     dice_of,
     max_phantasia_points,
+    max_pm,
 )
 from domain.rulesystems.phantasia.turns import (
     check_action,
     check_parts,
     options_of,
+    pm_of,
     pp_of,
     refuse,
     repeat_penalty,
@@ -98,6 +100,13 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
     state = ctx.state
     who = state.combatant(cmd.combatant)
     target = state.combatant(cmd.target)
+    if target.has("dead"):
+        raise refuse(
+            "PHA-STS-13",
+            f"{target.name} is dead",
+            f"{target.name} está muerto",
+            "target",
+        )
     if target is who:
         raise refuse(
             "PHA-CHK-4",
@@ -330,7 +339,7 @@ def act(ctx: Context, cmd: c.Act) -> None:
             None,
             {"kind": "beneficial", "ends": "turn_start"},
             "the Defense action (PHA-ACT-13)",
-            None,
+            cmd.replace,
             done,
         )
     elif cmd.action == "stand_up":
@@ -374,16 +383,21 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
                 "name",
             )
         name = cmd.name
-        if name in statuses.STATUSES:
-            raise refuse("PHA-STK-1", "name the magic differently", "otro nombre", "name")
+        if name in statuses.STATUSES or statuses.clashes(name):
+            raise refuse(
+                "PHA-STK-1",
+                f"{name!r} names a status or a computed part of a figure: name the magic "
+                "differently",
+                f"{name!r} es un status o una parte calculada de una cifra: usa otro nombre",
+                "name",
+            )
         data.update(kind="beneficial" if cmd.beneficial else "harmful", modifiers=cmd.modifiers)
         if cmd.item:
             data["item"] = True
     else:
         data["kind"] = statuses.spec(name)["kind"]
     if cmd.status == "poisoned":
-        data["damage"] = cmd.damage or "1d6"
-        dice_of(data["damage"]) if cmd.damage is None else _valid_dice(cmd.damage)
+        data["damage"] = "1d6" if cmd.damage is None else _valid_dice(cmd.damage)
     if cmd.status == "petrified" and cmd.harmed_by:
         data["harmed_by"] = cmd.harmed_by
     if cmd.status == "weakness" and cmd.reduction:
@@ -426,13 +440,14 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
     _apply(ctx, who, name, cmd.status, turns, data, reason, cmd.replace, cause)
 
 
-def _valid_dice(expression: str) -> None:
+def _valid_dice(expression: str) -> str:
+    """Dice as typed, checked and written the one way (e.g. ' 1D6' → '1d6')."""
     from domain.rulesystems.phantasia.stats import _dice
 
     try:
-        _dice(expression)
+        return _dice(expression)
     except ValueError as e:
-        raise refuse("PHA-STS-20", str(e), "dados mal escritos (p. ej. 1d6)", "damage") from None
+        raise refuse("PHA-DMG-1", str(e), "dados mal escritos (p. ej. 1d6)", "damage") from None
 
 
 def _apply(
@@ -512,6 +527,13 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
     state = ctx.state
     who = state.combatant(cmd.combatant)
     check_action(state, who, offensive=False, out_of_order=cmd.out_of_order, costs=False)
+    if who.has("grabbed") and not who.conditions["grabbed"].data.get("moves_freely"):
+        raise refuse(
+            "PHA-STS-1",
+            f"{who.name} is grabbed: he cannot jump away",
+            f"{who.name} está agarrado: no puede saltar",
+            "combatant",
+        )
     fue = stats_of(who).fue
     base = fue // 2 if cmd.kind == "long" else fue // 4
     parts = check_parts(who, "fue")
@@ -586,8 +608,7 @@ def heal(ctx: Context, cmd: c.Heal) -> None:
     parts: dict[str, int] = {}
     rolls: dict[str, Any] = {}
     if cmd.heal_dice is not None:
-        _valid_dice(cmd.heal_dice)
-        count, sides = dice_of(cmd.heal_dice.strip().lower())
+        count, sides = dice_of(_valid_dice(cmd.heal_dice))
         roll = roll_plain(ctx.dice, "heal", count, sides)
         parts["dice"] = roll.dice_total
         rolls["heal"] = roll.to_dict()
@@ -615,7 +636,25 @@ def heal(ctx: Context, cmd: c.Heal) -> None:
 # -- PHANTÄSIA points and PM ------------------------------------------------------------
 
 
-def _spend_point(ctx: Context, payer: CombatantState, use: str, helped: CombatantState) -> int:
+def _ally(payer: CombatantState, helped: CombatantState) -> None:
+    if helped.side != payer.side:  # PHA-PP-4: to help an ally
+        raise refuse(
+            "PHA-PP-4",
+            f"{payer.name} spends his points on himself or an ally, not on {helped.name}",
+            f"{payer.name} gasta sus puntos en sí mismo o en un aliado, no en {helped.name}",
+            "for_combatant",
+        )
+
+
+def _spend_point(
+    ctx: Context,
+    payer: CombatantState,
+    use: str,
+    helped: CombatantState,
+    cause: int | None = None,
+) -> int:
+    """PHA-PP-2, PHA-PP-4: his own point, or one spent to help an ally (his side)."""
+    _ally(payer, helped)
     if pp_of(payer) < 1:
         raise refuse(
             "PHA-PP-2",
@@ -625,6 +664,7 @@ def _spend_point(ctx: Context, payer: CombatantState, use: str, helped: Combatan
         )
     return ctx.emit(
         ev.PhantasiaPointsChanged,
+        cause=cause,
         combatant=payer.id,
         points_before=pp_of(payer),
         points_after=pp_of(payer) - 1,
@@ -639,12 +679,21 @@ def spend_phantasia_point(ctx: Context, cmd: c.SpendPhantasiaPoint) -> None:
     state = ctx.state
     payer = state.combatant(cmd.combatant)
     helped = state.combatant(cmd.for_combatant) if cmd.for_combatant else payer
+    _ally(payer, helped)
     if cmd.use == "pm":  # PHA-PP-2 d, PHA-PM-3
+        if pm_of(helped) >= max_pm(stats_of(helped)):
+            raise refuse(
+                "PHA-PM-3",
+                f"{helped.name} already has all his PM",
+                f"{helped.name} ya tiene todos sus PM",
+                "use",
+            )
         spent = _spend_point(ctx, payer, "pm", helped)
         attacks.pm_change(ctx, helped.id, 1, "a PHANTÄSIA point (PHA-PM-3)", spent)
         return
     if cmd.use == "death_reroll":  # PHA-DTH-6
-        if not helped.has("dead") or helped.conditions["dead"].data.get("rerolled"):
+        last = helped.marks.get("death_check") or {}
+        if not helped.has("dead") or not last.get("dies") or last.get("reroll"):
             raise refuse(
                 "PHA-DTH-6",
                 f"{helped.name} has no failed death check to re-roll",

@@ -23,6 +23,7 @@ from domain.rulesystems.phantasia.stats import (
     max_pm,
 )
 from domain.rulesystems.phantasia.turns import (
+    acting,
     check_action,
     is_player,
     options_of,
@@ -42,6 +43,13 @@ POWER_LOCK_DIE = 4  # PHA-CRIT-5 result 1: a power unusable 1d4 turns
 def pending_attack(state: EncounterState) -> ActionState | None:
     """An attack that hit (damage to roll) or fumbled (the d6 to roll)."""
     return next((a for a in state.actions if a.kind == "attack" and a.status == "pending"), None)
+
+
+def fumble_due(action: ActionState) -> bool:
+    """The attacker's (or the program's) roll fumbled and its d6 is not rolled yet."""
+    return not action.params.get("fumble_rolled") and any(
+        r["fumble"] and r["rolled_by"] in ("attacker", "program") for r in action.params["results"]
+    )
 
 
 def last_attack(state: EncounterState) -> ActionState | None:
@@ -231,6 +239,7 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
         "ranged": ranged,
         "doublings": cmd.doublings,
         "results": results,
+        "moment": list(_moment(state)),  # the turn it was rolled in (PHA-PP-2 a)
     }
     if power is not None:
         params["available_from"] = (
@@ -260,9 +269,11 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
     )
     if power is not None and power.pm_cost:  # PHA-PM-5: the power's cost, entered
         pm_change(ctx, who.id, -power.pm_cost, f"{power.name} costs {power.pm_cost} PM", checked)
-    for r in results:
-        if r["critical"] and r["check"] in ("AT", "AM", "DF", "DM"):  # PHA-CRIT-3, PHA-PM-2
-            pm_change(ctx, r["roller"], 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", checked)
+    lucky = {
+        r["roller"] for r in results if r["critical"] and r["check"] in ("AT", "AM", "DF", "DM")
+    }
+    for roller in sorted(lucky):  # PHA-CRIT-3, PHA-PM-2: one PM per natural 1 rolled
+        pm_change(ctx, roller, 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", checked)
     who = ctx.state.combatants[who.id]
     if cmd.offensive and who.has("invisible"):  # PHA-STS-9, Default PHA-AMB-15
         ctx.emit(
@@ -388,7 +399,8 @@ def _against(
         target_mods.pop("defense", None)  # PHA-AMB-32: Defense never against powers
     defence_parts.update(target_mods)
     if target.id in cmd.cover:  # PHA-DEF-5 (Default PHA-AMB-35: +3 with no value)
-        defence_parts["cover"] = cmd.cover[target.id] or options_of(ctx.state).cover
+        given = cmd.cover[target.id]
+        defence_parts["cover"] = options_of(ctx.state).cover if given is None else given
     attack_mods = dict(mods)
     if target.has("prone"):  # PHA-STS-19, Default PHA-AMB-24: adjacency decides
         if adjacent:
@@ -495,14 +507,16 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
         and action.status == "resolved"
         and any(r["follows"] for r in action.params["results"])
     )
-    if action is None or not mine or settled:
+    # "after seeing it": in the turn it was rolled, once (PHA-PP-2 a)
+    stale = action is not None and action.params.get("moment") != list(_moment(ctx.state))
+    if action is None or not mine or settled or stale or mine[0].get("rerolled"):
         raise refuse(
             "PHA-PP-2",
             f"{helped.name} has no AT, DF, AM or DM check open to re-roll",
             f"{helped.name} no tiene un chequeo de AT, DF, AM o DM que repetir",
             "use",
         )
-    spent = spend_point(ctx, payer, "reroll", helped)
+    spent = spend_point(ctx, payer, "reroll", helped, action.origin)
     check = roll_check(ctx, "reroll", mine[0]["parts"], mine[0]["die"])
     results = [
         outcome({**r, "rerolled": True}, check) if r.get("roller") == helped.id else r
@@ -519,6 +533,11 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
     )
     if check["critical"]:  # PHA-CRIT-3
         pm_change(ctx, helped.id, 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", rerolled)
+
+
+def _moment(state: EncounterState) -> tuple[Any, ...]:
+    now = acting(state)
+    return (now.id, now.marks.get("turn"), now.marks.get("surprise")) if now else ()
 
 
 def _who_rolls(
@@ -568,7 +587,13 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
     state = ctx.state
     action = pending_attack(state)
     hits = [r for r in action.params["results"] if r["hit"]] if action else []
-    if action is None or not hits or action.params.get("damage_rolled"):
+    if action is not None and hits and fumble_due(action):
+        raise refuse(
+            "PHA-CRIT-4",
+            "this attack also fumbled: roll_fumble first, then its damage",
+            "este ataque también pifió: primero roll_fumble, luego el daño",
+        )
+    if action is None or not hits:
         raise refuse(
             "PHA-DMG-1",
             "no attack has hit: nothing to roll damage for",
@@ -579,7 +604,8 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
     weapon = stats.weapon(action.params["weapon"]) if action.params["weapon"] else None
     power = stats.power(action.params["power"]) if action.params["power"] else None
     parts, rolls, element = _damage_roll(ctx, who, stats, weapon, power)
-    bad = sorted(set(cmd.shield_breaks) - {r["target"] for r in hits if r.get("blocked")})
+    fumbled_blocks = {r["target"] for r in hits if r.get("blocked") and r.get("fumble")}
+    bad = sorted(set(cmd.shield_breaks) - fumbled_blocks)
     if bad:
         raise refuse(
             "PHA-DEF-3",
@@ -593,6 +619,7 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
         reduction["weakness"] = int(weak.data["reduction"])
     dealt = 0
     first = None
+    recorded = False
     for r in hits:
         target = ctx.state.combatants[r["target"]]
         doublings = list(r.get("doublings", []))
@@ -615,15 +642,16 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
             ctx,
             target.id,
             parts,
-            cause=action.origin,
+            cause=first or action.origin,  # the first damage roots the rest: void it, re-roll
             rule="PHA-DMG-11",
-            rolls=rolls,
+            rolls={} if recorded else rolls,  # one roll for all targets, recorded once
             doublings=doublings,
             halvings=halvings,
             reduction=reduction,
             element=element,
         )
         first = first or at
+        recorded = recorded or (at is not None and bool(getattr(ctx.last(at), "rolls", None)))
         if at is not None:
             last = ctx.last(at)
             dealt += getattr(last, "amount", 0) if type(last).__name__ == "DamageApplied" else 0
@@ -639,7 +667,7 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
             )
     resolved = ctx.emit(
         ev.ActionResolved,
-        cause=action.origin,
+        cause=first or action.origin,
         combatant=who.id,
         action=action.id,
         kind="attack",
@@ -719,7 +747,15 @@ def roll_fumble(ctx: Context, cmd: c.RollFumble) -> None:
             "ningún ataque ha pifiado: no hay nada que tirar en la tabla de pifias",
         )
     who = state.combatants[action.combatant]
+    if cmd.choice == "pm" and pm_of(who) < 1:  # asked before the die, so no draw is lost
+        raise refuse(
+            "PHA-CRIT-5",
+            f"{who.name} has no PM left: on a 6 he loses PV",
+            f"{who.name} no tiene PM: con un 6 pierde PV",
+            "choice",
+        )
     roll = roll_plain(ctx.dice, "fumble", 1, FUMBLE_DIE)
+    rolls = {"fumble": roll.to_dict()}
     result = roll.dice_total  # Default PHA-AMB-9: numbered in printed order
     details: dict[str, Any] = {}
     turn = who.marks.get("turn", 0)
@@ -730,27 +766,20 @@ def roll_fumble(ctx: Context, cmd: c.RollFumble) -> None:
                 "power_locked": action.params["power"],
                 "turns": lock.dice_total,
                 "available_from": turn + lock.dice_total + 1,
-                "lock": lock.to_dict(),
             }
+            rolls["power lock"] = lock.to_dict()
         elif action.params["weapon"]:
             details = {"dropped": action.params["weapon"]}
     elif result == 5:
         details = {"free_attack_for": action.params["targets"][0]}
     elif result == 6:
-        choice = cmd.choice or "pv"
-        if choice == "pm" and pm_of(who) < 1:
-            raise refuse(
-                "PHA-CRIT-5",
-                f"{who.name} has no PM left: he loses PV",
-                f"{who.name} no tiene PM: pierde PV",
-                "choice",
-            )
-        details = {"choice": choice}
+        details = {"choice": cmd.choice or "pv"}
     fumbled = ctx.emit(
         ev.FumbleRolled,
+        cause=action.origin,  # voiding the fumbled attack voids its mishap
         combatant=who.id,
         action=action.id,
-        rolls={"fumble": roll.to_dict()},
+        rolls=rolls,
         result=result,
         effect=FUMBLES[result],
         details=details,

@@ -18,10 +18,10 @@ def roll_check(
     auto_success: bool = False,
 ) -> dict[str, Any]:
     """PHA-CHK-1: roll 1d12 (PHA-CHK-3: or 1d20) and succeed on a result ≤ the target, the
-    sum of `parts` (PHA-CHK-2: score + modifiers). Default PHA-AMB-10: a natural 1 always
-    succeeds and is a critical; the die's highest face always fails and is a fumble
-    (PHA-CRIT-6: 20 on a d20). `auto_success` (a PHANTÄSIA point, PHA-PP-2 b) rolls
-    nothing."""
+    sum of `parts` (PHA-CHK-2: score + modifiers). Criticals and fumbles belong to the
+    AT, AM, DF and DM checks (PHA-CRIT; attacks.outcome reads this roll's face for them):
+    a characteristic check is plain roll-under. `auto_success` (a PHANTÄSIA point, PHA-PP-2
+    b) rolls nothing."""
     target = sum(parts.values())
     if auto_success:
         return {
@@ -45,9 +45,8 @@ def roll_check(
         source=source_name(ctx.dice, name),
         attempt=attempt_of(ctx.dice, name),
     )
-    critical = face == 1
-    fumble = face == die
-    success = critical or (not fumble and face <= target)
+    critical = fumble = False
+    success = face <= target
     return {
         "target_number": target,
         "parts": parts,

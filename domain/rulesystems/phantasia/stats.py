@@ -108,6 +108,12 @@ class Power(BaseModel):
     am: int | None = Field(default=None, ge=-30, le=40, description="An AM figure entered.")
     element: Element | None = None
     pm_cost: int = Field(default=0, ge=0, le=100)
+
+    @field_validator("damage")
+    @classmethod
+    def _check_damage(cls, v: str | None) -> str | None:
+        return None if v is None else _dice(v)
+
     doubles: bool = Field(default=False, description="Its damage doubles (PHA-DMG-6).")
     cooldown: int | None = Field(default=None, ge=1, le=100, description="© n (PHA-FOE-5).")
     uses_per_day: int | None = Field(default=None, ge=1, le=100)
@@ -199,6 +205,8 @@ class PhantasiaStats(BaseModel):
             names = [i.name for i in items]
             if len(set(names)) != len(names):
                 raise ValueError(f"{what} are named once each")
+        if self.pm is not None and self.pm > max_pm(self):  # PHA-PM-1
+            raise ValueError(f"pm is at most the maximum, VIT + floor(level / 5) = {max_pm(self)}")
         return self
 
     def score(self, characteristic: str) -> int:

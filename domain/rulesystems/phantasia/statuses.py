@@ -110,6 +110,42 @@ STATUSES: dict[str, dict[str, Any]] = {
     },
 }
 
+# the parts the rules compute into a check's target: a magic may not take one of their names
+COMPUTED_PARTS = frozenset(
+    {
+        "base",
+        "cover",
+        "item bonus",
+        "level increments",
+        "other at adjustments",
+        "protection",
+        "protection dm",
+        "shield (block)",
+        "df",
+        "dm",
+        "am figure",
+        "gauntlets",
+        "prone against ranged",
+        "target prone, adjacent",
+        "attacking from the ground",
+        "repeated offensive action",
+        "levels above the power's user",
+        "fue",
+        "agi",
+        "int",
+        "vit",
+        "sue",
+        "ca",
+        "suffocation",
+    }
+)
+
+
+def clashes(name: str) -> bool:
+    low = name.strip().lower()
+    return low in COMPUTED_PARTS or low.endswith(" adj") or low.startswith(("attacker ", "target "))
+
+
 MAGIC = "magic"  # a GM-entered magic or power effect on scores and figures (PHA-STK-1, -2)
 NAMES = frozenset(STATUSES) | {MAGIC}
 MAX_BENEFICIAL = 3  # PHA-STK-3

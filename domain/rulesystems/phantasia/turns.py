@@ -28,12 +28,14 @@ def options_of(state: EncounterState) -> PhantasiaOptions:
 
 
 def pm_of(who: CombatantState) -> int:
+    """PM: the sheet's (or the maximum) plus every change recorded."""
     stats = stats_of(who)
-    return int(who.marks.get("pm", max_pm(stats) if stats.pm is None else stats.pm))
+    start = max_pm(stats) if stats.pm is None else stats.pm
+    return start + int(who.marks.get("pm_change", 0))
 
 
 def pp_of(who: CombatantState) -> int:
-    return int(who.marks.get("pp", stats_of(who).phantasia_points))
+    return stats_of(who).phantasia_points + int(who.marks.get("pp_change", 0))
 
 
 def is_player(who: CombatantState) -> bool:
@@ -184,6 +186,13 @@ def _group(ctx: Context, cmd: c.RollInitiative) -> None:
     1d12 + the highest AGI score among them (fraylog's reading: one result for all);
     among themselves they go by AGI score, then the narrator's order (PHA-INIT-3)."""
     state = ctx.state
+    if options_of(state).initiative == "agi_order":
+        raise refuse(
+            "PHA-INIT-4",
+            "the AGI-order variant rolls nothing: turns go by AGI score",
+            "la variante por AGI no tira nada: los turnos van por puntuación de AGI",
+            "group",
+        )
     members = [state.combatant(i) for i in cmd.group or []]
     if len({m.id for m in members}) != len(members) or cmd.combatant is not None:
         raise refuse(
@@ -213,9 +222,11 @@ def _group(ctx: Context, cmd: c.RollInitiative) -> None:
             False,
         )
         mods = {"AGI": agi, **cmd.modifiers}
+    first: int | None = None
     for i, m in enumerate(members):
-        ctx.emit(
+        at = ctx.emit(
             ev.InitiativeRolled,
+            cause=first,  # the group's one roll: voiding it voids every member's place
             combatant=m.id,
             ip=total,
             raw=raw,
@@ -223,6 +234,7 @@ def _group(ctx: Context, cmd: c.RollInitiative) -> None:
             modifiers={**mods, "group": len(members)},
             entered=entered,
         )
+        first = first or at
     _reroll_ties(ctx, [ctx.state.combatants[m.id] for m in members])
 
 

@@ -9,6 +9,7 @@ from domain import events as ev
 from domain.dice import roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import damage, statuses
+from domain.rulesystems.phantasia.attacks import pending_attack
 from domain.rulesystems.phantasia.checks import roll_check, rolls_of
 from domain.rulesystems.phantasia.stats import dice_of, overloaded
 from domain.rulesystems.phantasia.turns import (
@@ -58,8 +59,6 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
         # PHA-STS-18: a CA check at the start of each of his turns; failed, he cannot act
         fear = roll_check(ctx, "fear", check_parts(who, "ca"), statuses.die_for(who, "ca"))
     count = action_count(who)
-    if fear is not None and not fear["success"]:
-        count = 0
     if surprise:
         count = min(count, 1)  # PHA-SURP-1: exactly one action
     prepared = who.marks.get("prepared")
@@ -75,7 +74,7 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
         else None,
     )
     if fear is not None:
-        ctx.emit(
+        feared = ctx.emit(
             ev.CheckRolled,
             cause=started,
             combatant=who.id,
@@ -85,6 +84,14 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
             rolls=rolls_of(fear),
             spent=None,
         )
+        if not fear["success"] and count:  # PHA-STS-18: he cannot act this turn
+            ctx.emit(
+                ev.ActionsLost,
+                cause=feared,
+                combatant=who.id,
+                actions=count,
+                reason="failed his CA check against Fear (PHA-STS-18)",
+            )
     if who.has("defense"):  # PHA-STS-6: normally until the start of his next turn
         ctx.emit(
             ev.StatusEnded,
@@ -198,6 +205,13 @@ def end_turn(ctx: Context, cmd: c.EndTurn) -> None:
             f"it is not {who.name}'s turn",
             f"no es el turno de {who.name}",
             "combatant",
+        )
+    waiting = pending_attack(state)
+    if waiting is not None:
+        raise refuse(
+            "PHA-DMG-1",
+            f"attack {waiting.id} is still open: roll_damage or roll_fumble before the turn ends",
+            f"el ataque {waiting.id} sigue abierto: roll_damage o roll_fumble antes de terminar",
         )
     surprise = who.marks.get("surprise") == "acting"
     if not surprise and not who.has("petrified"):

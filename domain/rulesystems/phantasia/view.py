@@ -7,6 +7,7 @@ from typing import Any
 from domain.rulesystems.phantasia import attacks, damage, statuses, turns
 from domain.rulesystems.phantasia.attacks import BASE
 from domain.rulesystems.phantasia.stats import (
+    WEAPON_CODES,
     adj,
     extra_uses,
     foe_increment,
@@ -50,13 +51,18 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "df": _figure(attacks.defence(who, "df", block=False) | statuses.modifiers(who, "df")),
         "dm": _figure(attacks.defence(who, "dm", block=False) | statuses.modifiers(who, "dm")),
         # AT and AM figures with the statuses' modifiers, as DF and DM (PHA-STK)
-        "at": {
-            w.name: BASE + _figure(attacks.attack_bonus(who, w, None, None)) + at_mods
+        "at": {  # AMP and AA: with the better of the characteristics he may choose
+            w.name: BASE
+            + max(
+                _figure(attacks.attack_bonus(who, w, None, ch))
+                for ch in WEAPON_CODES[w.code]["at"]  # type: ignore[attr-defined]
+            )
+            + at_mods
             for w in stats.weapons
         }
         | {"unarmed": BASE + _figure(attacks.attack_bonus(who, None, None, None)) + at_mods},
         "am": am + _figure(statuses.modifiers(who, "am")),
-        "movement": stats.movement + sum(statuses.modifiers(who, "movement").values()),
+        "movement": max(0, stats.movement + _figure(statuses.modifiers(who, "movement"))),
         "initiative": who.ip,
         "turn": who.marks.get("turn", 0),
         "in_turn": bool(who.marks.get("in_turn")),
