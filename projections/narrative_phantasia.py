@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +66,67 @@ def _es(name: str) -> Callable[[Describe], Describe]:
         return fn
 
     return register
+
+
+# The English fragments the rules write into reasons and damage parts, in the book's Spanish
+# (longest first); a narrator's own words are left as he typed them.
+PHRASES_ES: list[tuple[str, str]] = [
+    (r"its duration is over", "se acabó su duración"),
+    (r"his next turn begins", "empieza su siguiente turno"),
+    (r"passed his (\w+) check", r"superó su chequeo de \1"),
+    (r"an offensive action ends it", "una acción ofensiva lo termina"),
+    (r"he took damage", "recibió daño"),
+    (r"healed to (\S+) PV", r"curado a \1 PV"),
+    (r"the re-rolled death check passed", "el chequeo de muerte repetido salió bien"),
+    (r"he stands up", "se levanta"),
+    (r"he broke free", "se liberó"),
+    (r"ends so that (.+?) can work", r"termina para que \1 funcione"),
+    (r"grabbed by", "agarrado por"),
+    (r"knocked down by", "tumbado por"),
+    (r"the Defense action", "la acción de Defensa"),
+    (r"suffocation: PV set to 0", "asfixia: PV a 0"),
+    (r"a natural 1 restores 1 PM", "un 1 natural recupera 1 PM"),
+    (r"(.+?) costs (\d+) PM", r"\1 cuesta \2 PM"),
+    (r"a PHANTÄSIA point", "un punto de PHANTÄSIA"),
+    (r"carries (\S+) kg, more than", r"lleva \1 kg, más de"),
+    (r"back within", "de nuevo dentro de"),
+    (r"duration doubled: fumbled defence", "duración doblada: defensa pifiada"),
+    (r"the narrator's award", "premio del narrador"),
+    (r"the narrator", "el narrador"),
+    (r"spent: ", "gastado: "),
+    (r"fumble result (\d)", r"pifia, resultado \1"),
+    (r"death check (\d+) ≤", r"chequeo de muerte \1 ≤"),
+    (r"a quarter of max PV", "un cuarto de los PV máximos"),
+    (r"fall (\d+) m", r"caída de \1 m"),
+    (r"a fall", "una caída"),
+    (r"fumbled defence", "defensa pifiada"),
+    (r"vulnerable to", "vulnerable a"),
+    (r"resistant to", "resistente a"),
+    (r"affinity to", "afinidad con"),
+    (r"the damage heals", "el daño cura"),
+    (r"(\b[A-Z]{2,3}) adj\b", r"ajuste \1"),
+    (r"\bitem bonus\b", "bonus de ítem"),
+    (r"\blevel increments\b", "incrementos de nivel"),
+    (r"\bcritical\b", "crítico"),
+    (r"\bunconscious\b", "inconsciente"),
+    (r"\bparalysed\b", "paralizado"),
+    (r"\basleep\b", "dormido"),
+    (r"\bpetrified\b", "petrificado"),
+    (r"\bDefense\b", "Defensa"),
+    (r"\bpower\b", "poder"),
+    (r"\bpoison\b", "veneno"),
+    (r"\bsuffocation\b", "asfixia"),
+    (r"\bcurse\b", "maldición"),
+    (r"\bdice\b", "dados"),
+    (r"\blevel\b", "nivel"),
+]
+
+
+def spanish(text: str) -> str:
+    """A rule's English fragments in the book's Spanish."""
+    for pattern, words in PHRASES_ES:
+        text = re.sub(pattern, words, text)
+    return text
 
 
 def _n(n: int) -> str:
@@ -189,7 +251,8 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
         text += " → inmune" if es else " → immune"
     if es:
         return (
-            f"{who} recibe {e.amount} de daño: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
+            f"{who} recibe {e.amount} de daño: {spanish(text)}; PV {_n(e.hits_before)} → "
+            f"{_n(e.hits_after)}."
         )
     return f"{who} takes {e.amount} damage: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
 
@@ -270,7 +333,7 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     name = STATUSES.get(e.kind, {}).get("es", e.status)
     how = f" durante {e.turns} turno{'s' if e.turns != 1 else ''}" if e.turns else ""
-    why = f" ({e.reason})" if e.reason else ""
+    why = f" ({spanish(e.reason)})" if e.reason else ""
     return f"{_who(s, e.combatant)}: status {name}{how}{why}."
 
 
@@ -307,7 +370,7 @@ def _(e: Any, s: EncounterState) -> str:
 @_es("StatusEnded")
 def _(e: Any, s: EncounterState) -> str:
     name = status_es(s, e.combatant, e.status)
-    return f"{_who(s, e.combatant)} deja de estar {name} ({e.reason})."
+    return f"{_who(s, e.combatant)} pierde el status {name} ({spanish(e.reason)})."
 
 
 @_en("CheckRolled")
@@ -494,7 +557,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_es("PmChanged")
 def _(e: Any, s: EncounterState) -> str:
-    return f"{_who(s, e.combatant)}: PM {e.pm_before} → {e.pm_after} ({e.reason})."
+    return f"{_who(s, e.combatant)}: PM {e.pm_before} → {e.pm_after} ({spanish(e.reason)})."
 
 
 USES = {
@@ -540,7 +603,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_es("Healed")
 def _(e: Any, s: EncounterState) -> str:
-    parts = ", ".join(f"{k} {v}" for k, v in e.parts.items())
+    parts = spanish(", ".join(f"{k} {v}" for k, v in e.parts.items()))
     why = f"; {e.reason}" if e.reason else ""
     return (
         f"{_who(s, e.combatant)} recupera {e.amount} PV ({parts}{why}): "
