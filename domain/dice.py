@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -239,3 +240,22 @@ def roll_plain(dice: DiceSource, name: str, count: int, sides: int, **mods: int)
         source=source_name(dice, name),
         attempt=attempt_of(dice, name),
     )
+
+
+DICE_EXPRESSION = re.compile(r"^(\d{1,2})d(\d{1,3})$")
+
+
+def dice_of(expression: str) -> tuple[int, int]:
+    """'2d6' → (2, 6), for an expression `checked_dice` wrote."""
+    m = DICE_EXPRESSION.match(expression)
+    assert m, expression  # validated on entry
+    return int(m.group(1)), int(m.group(2))
+
+
+def checked_dice(expression: str) -> str:
+    """Dice as a sheet or a command types them, written the one way ('1D8 ' → '1d8');
+    ValueError unless N is 1 to 20 and S 2 to 100."""
+    m = DICE_EXPRESSION.match(expression.strip().lower())
+    if not m or not 1 <= int(m.group(1)) <= 20 or not 2 <= int(m.group(2)) <= 100:
+        raise ValueError("dice are written NdS, N from 1 to 20 and S from 2 to 100, e.g. 1d8")
+    return f"{int(m.group(1))}d{int(m.group(2))}"

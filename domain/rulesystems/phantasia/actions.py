@@ -8,13 +8,13 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import roll_plain
+from domain.dice import checked_dice, dice_of, roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import attacks, damage, statuses
 from domain.rulesystems.phantasia.checks import attacker_wins, roll_check, rolls_of
+from domain.rulesystems.phantasia.record import end_status, record_check, record_status
 from domain.rulesystems.phantasia.stats import (
     adj,
-    dice_of,
     max_phantasia_points,
     max_pm,
 )
@@ -74,18 +74,17 @@ def check(ctx: Context, cmd: c.Check) -> None:
         statuses.die_for(who, cmd.characteristic),
         auto_success=cmd.phantasia_point,
     )
-    checked = ctx.emit(
-        ev.CheckRolled,
+    checked = record_check(
+        ctx,
         combatant=who.id,
         purpose=cmd.purpose,
         characteristic=cmd.characteristic,
         check=result,
-        rolls=rolls_of(result),
         spent={**spent, "action": "check"} if spent else None,
     )
     if spent and cmd.offensive and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=checked,
             combatant=who.id,
             status="invisible",
@@ -173,8 +172,8 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
         spent={**spent, "action": cmd.kind},
     )
     if OFFENSIVE[cmd.kind] and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=rolled,
             combatant=who.id,
             status="invisible",
@@ -183,21 +182,19 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
     if not wins:
         return
     if cmd.kind == "grab":
-        ctx.emit(
-            ev.StatusApplied,
+        record_status(
+            ctx,
             cause=rolled,
             combatant=target.id,
             status="grabbed",
-            kind="grabbed",
-            turns=None,
-            data={"kind": "harmful", "by": who.id, **effect, **_since(target)},
+            data={"by": who.id, **effect},
             reason=f"grabbed by {who.name} (PHA-ACT-7)",
         )
     elif cmd.kind == "knock_down":
         damage.lie_prone(ctx, target.id, rolled, f"knocked down by {who.name} (PHA-ACT-18)")
     elif cmd.kind == "escape":
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=rolled,
             combatant=who.id,
             status="grabbed",
@@ -343,12 +340,10 @@ def act(ctx: Context, cmd: c.Act) -> None:
             done,
         )
     elif cmd.action == "stand_up":
-        ctx.emit(
-            ev.StatusEnded, cause=done, combatant=who.id, status="prone", reason="he stands up"
-        )
+        end_status(ctx, cause=done, combatant=who.id, status="prone", reason="he stands up")
     if offensive and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=done,
             combatant=who.id,
             status="invisible",
@@ -413,13 +408,12 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
                 parts["levels above the power's user"] = bonus
         parts = with_situational(parts, cmd.modifiers_check)
         result = roll_check(ctx, "resist", parts, statuses.die_for(who, cmd.resist))
-        resisted = ctx.emit(
-            ev.CheckRolled,
+        resisted = record_check(
+            ctx,
             combatant=who.id,
             purpose=f"resist {name}",
             characteristic=cmd.resist,
             check=result,
-            rolls=rolls_of(result),
             spent=None,
         )
         if result["success"]:
@@ -442,10 +436,8 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
 
 def _valid_dice(expression: str) -> str:
     """Dice as typed, checked and written the one way (e.g. ' 1D6' → '1d6')."""
-    from domain.rulesystems.phantasia.stats import _dice
-
     try:
-        return _dice(expression)
+        return checked_dice(expression)
     except ValueError as e:
         raise refuse("PHA-DMG-1", str(e), "dados mal escritos (p. ej. 1d6)", "damage") from None
 
@@ -483,15 +475,15 @@ def _apply(
                     f"{replace!r} no es uno de sus status beneficiosos",
                     "replace",
                 )
-            ctx.emit(
-                ev.StatusEnded,
+            end_status(
+                ctx,
                 cause=cause,
                 combatant=who.id,
                 status=ending,
                 reason=f"ends so that {name} can work (PHA-STK-3)",
             )
-    applied = ctx.emit(
-        ev.StatusApplied,
+    applied = record_status(
+        ctx,
         cause=cause,
         combatant=who.id,
         status=name,
@@ -540,27 +532,25 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
     if base != cmd.metres:
         parts[f"{cmd.metres} m against base {base} m"] = base - cmd.metres
     result = roll_check(ctx, "jump", parts, statuses.die_for(who, "fue"))
-    jumped = ctx.emit(
-        ev.CheckRolled,
+    jumped = record_check(
+        ctx,
         combatant=who.id,
         purpose=f"{cmd.kind} jump {cmd.metres} m",
         characteristic="fue",
         check=result,
-        rolls=rolls_of(result),
         spent=None,
     )
     if result["success"]:
         return
     if result["face"] == result["target_number"] + 1:  # PHA-JMP-4
         edge = roll_check(ctx, "edge", check_parts(who, "agi"), statuses.die_for(who, "agi"))
-        jumped = ctx.emit(
-            ev.CheckRolled,
+        jumped = record_check(
+            ctx,
             cause=jumped,
             combatant=who.id,
             purpose="catch the edge",
             characteristic="agi",
             check=edge,
-            rolls=rolls_of(edge),
             spent=None,
         )
         if edge["success"]:
@@ -780,8 +770,8 @@ def set_load(ctx: Context, cmd: c.SetLoad) -> None:
             done,
         )
     elif not over and who.has("overloaded"):
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=done,
             combatant=who.id,
             status="overloaded",

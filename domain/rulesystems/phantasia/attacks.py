@@ -8,17 +8,17 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import roll_plain
+from domain.dice import dice_of, roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import damage, statuses
 from domain.rulesystems.phantasia.checks import roll_check, rolls_of
+from domain.rulesystems.phantasia.record import end_status, record_status
 from domain.rulesystems.phantasia.stats import (
     WEAPON_CODES,
     PhantasiaStats,
     Power,
     Weapon,
     adj,
-    dice_of,
     foe_increment,
     max_pm,
 )
@@ -276,8 +276,8 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
         pm_change(ctx, roller, 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", checked)
     who = ctx.state.combatants[who.id]
     if cmd.offensive and who.has("invisible"):  # PHA-STS-9, Default PHA-AMB-15
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=checked,
             combatant=who.id,
             status="invisible",
@@ -784,19 +784,16 @@ def roll_fumble(ctx: Context, cmd: c.RollFumble) -> None:
         effect=FUMBLES[result],
         details=details,
     )
-    since = {"since_turn": turn}
     if result == 2:
         damage.lie_prone(ctx, who.id, fumbled, "fumble result 2 (PHA-CRIT-5)")
     elif result in (3, 4):  # "until the end of his next turn" (Default PHA-AMB-11)
         name = "fumble_defence" if result == 3 else "fumble_attack"
-        ctx.emit(
-            ev.StatusApplied,
+        record_status(
+            ctx,
             cause=fumbled,
             combatant=who.id,
             status=name,
-            kind=name,
             turns=1,
-            data={"kind": "harmful", **since},
             reason=f"fumble result {result} (PHA-CRIT-5)",
         )
     elif result == 6:

@@ -9,7 +9,8 @@ from domain import events as ev
 from domain.dice import roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
-from domain.rulesystems.phantasia.checks import roll_check, rolls_of
+from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.record import end_status, record_check, record_status
 from domain.rulesystems.phantasia.turns import check_parts, stats_of
 from domain.state import CombatantState
 
@@ -138,8 +139,8 @@ def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> No
         fall_unconscious(ctx, who.id, cause)
     who = ctx.state.combatants[combatant]
     if who.has("asleep"):  # PHA-STS-17: damage wakes him; he stays Prone (PHA-AMB-33)
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=cause,
             combatant=who.id,
             status="asleep",
@@ -149,14 +150,13 @@ def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> No
         check = roll_check(
             ctx, "concentration", check_parts(who, "vit"), statuses.die_for(who, "vit")
         )
-        ctx.emit(
-            ev.CheckRolled,
+        record_check(
+            ctx,
             cause=cause,
             combatant=who.id,
             purpose="concentration",
             characteristic="vit",
             check={**check, "power": who.marks["sustaining"]},
-            rolls=rolls_of(check),
             spent=None,
         )
 
@@ -166,14 +166,11 @@ def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
     makes a death check."""
     who = ctx.state.combatants[combatant]
     if not who.has("unconscious"):
-        ctx.emit(
-            ev.StatusApplied,
+        record_status(
+            ctx,
             cause=cause,
             combatant=who.id,
             status="unconscious",
-            kind="unconscious",
-            turns=None,
-            data={"kind": "harmful", "since_turn": who.marks.get("turn", 0)},
             reason=f"{who.hits} PV (PHA-DTH-2)",
         )
     lie_prone(ctx, who.id, cause, "unconscious (PHA-STS-8)")
@@ -183,14 +180,11 @@ def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
 def lie_prone(ctx: Context, combatant: str, cause: int | None, reason: str) -> None:
     who = ctx.state.combatants[combatant]
     if not who.has("prone"):
-        ctx.emit(
-            ev.StatusApplied,
+        record_status(
+            ctx,
             cause=cause,
             combatant=who.id,
             status="prone",
-            kind="prone",
-            turns=None,
-            data={"kind": "harmful", "since_turn": who.marks.get("turn", 0)},
             reason=reason,
         )
 
@@ -212,19 +206,16 @@ def death_check(ctx: Context, combatant: str, cause: int | None, *, reroll: bool
         reroll=reroll,
     )
     if dies and not who.has("dead"):
-        ctx.emit(
-            ev.StatusApplied,
+        record_status(
+            ctx,
             cause=checked,
             combatant=who.id,
             status="dead",
-            kind="dead",
-            turns=None,
-            data={"kind": "harmful", "since_turn": who.marks.get("turn", 0)},
             reason=f"death check {roll.dice_total} ≤ {negative} (PHA-DTH-2)",
         )
     if not dies and reroll and who.has("dead"):
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=checked,
             combatant=who.id,
             status="dead",
@@ -237,8 +228,8 @@ def wake_if_healed(ctx: Context, combatant: str, cause: int) -> None:
     """PHA-DTH-5: he stays unconscious unless healing brings him to 1 PV or more."""
     who = ctx.state.combatants[combatant]
     if who.has("unconscious") and not who.has("dead") and who.hits >= 1:
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=cause,
             combatant=who.id,
             status="unconscious",

@@ -8,12 +8,12 @@ may enter any figure instead (`figures`).
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DICE = re.compile(r"^(\d{1,2})d(\d{1,3})$")
+from domain.dice import checked_dice
+
 MAX_PV = 10_000
 Score = Field(ge=0, le=30)
 Characteristic = Literal["fue", "agi", "int", "vit", "sue", "ca"]
@@ -32,20 +32,6 @@ WEAPON_CODES: dict[str, dict[str, object]] = {
     "AP": {"at": ("agi",), "damage": "agi", "ranged": True},
     "AF": {"at": ("agi",), "damage": "agi", "ranged": True},
 }
-
-
-def dice_of(expression: str) -> tuple[int, int]:
-    """'2d6' → (2, 6)."""
-    m = DICE.match(expression)
-    assert m, expression  # validated on entry
-    return int(m.group(1)), int(m.group(2))
-
-
-def _dice(expression: str) -> str:
-    m = DICE.match(expression.strip().lower())
-    if not m or not 1 <= int(m.group(1)) <= 20 or not 2 <= int(m.group(2)) <= 100:
-        raise ValueError("dice are written NdS, N from 1 to 20 and S from 2 to 100, e.g. 1d8")
-    return f"{int(m.group(1))}d{int(m.group(2))}"
 
 
 def adjustment(score: int) -> int:
@@ -78,7 +64,7 @@ class Weapon(BaseModel):
     @field_validator("damage")
     @classmethod
     def _check_damage(cls, v: str) -> str:
-        return _dice(v)
+        return checked_dice(v)
 
     @property
     def is_ranged(self) -> bool:
@@ -112,7 +98,7 @@ class Power(BaseModel):
     @field_validator("damage")
     @classmethod
     def _check_damage(cls, v: str | None) -> str | None:
-        return None if v is None else _dice(v)
+        return None if v is None else checked_dice(v)
 
     doubles: bool = Field(default=False, description="Its damage doubles (PHA-DMG-6).")
     cooldown: int | None = Field(default=None, ge=1, le=100, description="© n (PHA-FOE-5).")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from domain import commands as c
-from domain import events as ev
 from domain.rulesystems.base import Context, RuleSystem
 from domain.rulesystems.phantasia import actions, attacks, statuses, turns, upkeep
+from domain.rulesystems.phantasia.record import end_status
 from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats
 from domain.rulesystems.phantasia.view import phantasia_view
 from domain.state import EncounterState
@@ -222,7 +222,7 @@ class PhantasiaRules(RuleSystem):
                 f"{who.name} no tiene el status {cmd.condition!r}",
                 "condition",
             )
-        ctx.emit(ev.StatusEnded, combatant=who.id, status=cmd.condition, reason=cmd.reason)
+        end_status(ctx, combatant=who.id, status=cmd.condition, reason=cmd.reason)
 
     def on_set_modifier(self, ctx: Context, cmd: c.SetModifier) -> None:
         """PHANTÄSIA's lasting modifiers are statuses, which stack by its rules (PHA-STK):

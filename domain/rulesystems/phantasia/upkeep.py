@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import roll_plain
+from domain.dice import dice_of, roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import damage, statuses
 from domain.rulesystems.phantasia.attacks import pending_attack
-from domain.rulesystems.phantasia.checks import roll_check, rolls_of
-from domain.rulesystems.phantasia.stats import dice_of, overloaded
+from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.record import end_status, record_check
+from domain.rulesystems.phantasia.stats import overloaded
 from domain.rulesystems.phantasia.turns import (
     acting,
     action_count,
@@ -74,14 +75,13 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
         else None,
     )
     if fear is not None:
-        feared = ctx.emit(
-            ev.CheckRolled,
+        feared = record_check(
+            ctx,
             cause=started,
             combatant=who.id,
             purpose="fear",
             characteristic="ca",
             check=fear,
-            rolls=rolls_of(fear),
             spent=None,
         )
         if not fear["success"] and count:  # PHA-STS-18: he cannot act this turn
@@ -93,8 +93,8 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
                 reason="failed his CA check against Fear (PHA-STS-18)",
             )
     if who.has("defense"):  # PHA-STS-6: normally until the start of his next turn
-        ctx.emit(
-            ev.StatusEnded,
+        end_status(
+            ctx,
             cause=started,
             combatant=who.id,
             status="defense",
@@ -126,24 +126,6 @@ def _suffocation(ctx: Context, combatant: str, cause: int) -> None:
     cond = who.conditions["suffocating"]
     held = cond.data.get("held", 0) + 1
     breath = stats_of(who).vit
-    if cond.data.get("out"):
-        ctx.emit(
-            ev.StatusTicked,
-            cause=cause,
-            combatant=who.id,
-            status="suffocating",
-            turns_before=None,
-            turns_after=None,
-            data={"held": held},
-        )
-        damage.suffer(
-            ctx,
-            who.id,
-            {"suffocation": 5, "total": 5, "not doubled": True},
-            cause=cause,
-            rule="PHA-SUF-4",
-        )
-        return
     ctx.emit(
         ev.StatusTicked,
         cause=cause,
@@ -153,19 +135,27 @@ def _suffocation(ctx: Context, combatant: str, cause: int) -> None:
         turns_after=None,
         data={"held": held},
     )
+    if cond.data.get("out"):
+        damage.suffer(
+            ctx,
+            who.id,
+            {"suffocation": 5, "total": 5, "not doubled": True},
+            cause=cause,
+            rule="PHA-SUF-4",
+        )
+        return
     if held <= breath:
         return
     step = held - breath
     parts = {**check_parts(who, "vit"), "suffocation": -step}
     check = roll_check(ctx, "suffocation", parts, statuses.die_for(who, "vit"))
-    checked = ctx.emit(
-        ev.CheckRolled,
+    checked = record_check(
+        ctx,
         cause=cause,
         combatant=who.id,
         purpose="suffocation",
         characteristic="vit",
         check=check,
-        rolls=rolls_of(check),
         spent=None,
     )
     if check["success"]:
@@ -252,18 +242,17 @@ def _end_checks(ctx: Context, combatant: str) -> None:
             check_parts(who, characteristic),
             statuses.die_for(who, characteristic),
         )
-        checked = ctx.emit(
-            ev.CheckRolled,
+        checked = record_check(
+            ctx,
             combatant=who.id,
             purpose=f"end of {name}",
             characteristic=characteristic,
             check=check,
-            rolls=rolls_of(check),
             spent=None,
         )
         if check["success"]:
-            ctx.emit(
-                ev.StatusEnded,
+            end_status(
+                ctx,
                 cause=checked,
                 combatant=who.id,
                 status=name,
@@ -304,8 +293,8 @@ def _durations(ctx: Context, combatant: str) -> None:
             data={},
         )
         if after <= 0:
-            ctx.emit(
-                ev.StatusEnded,
+            end_status(
+                ctx,
                 cause=ticked,
                 combatant=who.id,
                 status=name,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.dice import DiceSource, Die, Roll, attempt_of, roll_plain, source_name
-from domain.rulesystems.wits.stats import dice_of
+from domain.dice import DiceSource, Die, Roll, attempt_of, dice_of, roll_plain, source_name
 
 
 def test_roll(dice: DiceSource, name: str, die: str) -> Roll:

@@ -6,27 +6,13 @@ each character's Base Damage die.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DICE = re.compile(r"^(\d{1,2})d(\d{1,3})$")
+from domain.dice import checked_dice
+
 MAX_HEALTH = 10_000
-
-
-def dice_of(expression: str) -> tuple[int, int]:
-    """'2d6' → (2, 6)."""
-    m = DICE.match(expression)
-    assert m, expression  # validated on entry
-    return int(m.group(1)), int(m.group(2))
-
-
-def _dice(expression: str) -> str:
-    m = DICE.match(expression.strip().lower())
-    if not m or not 1 <= int(m.group(1)) <= 20 or not 2 <= int(m.group(2)) <= 100:
-        raise ValueError("dice are written NdS, N from 1 to 20 and S from 2 to 100, e.g. 1d8")
-    return f"{int(m.group(1))}d{int(m.group(2))}"
 
 
 Skill = Field(ge=0, le=100)
@@ -56,7 +42,7 @@ class Weapon(BaseModel):
     @field_validator("damage")
     @classmethod
     def _check_damage(cls, v: str) -> str:
-        return _dice(v)
+        return checked_dice(v)
 
     @field_validator("skill")
     @classmethod
@@ -110,7 +96,7 @@ class WitsStats(BaseModel):
     @field_validator("base_damage")
     @classmethod
     def _check_base_damage(cls, v: str | None) -> str | None:
-        return None if v is None else _dice(v)
+        return None if v is None else checked_dice(v)
 
     @field_validator("skills")
     @classmethod
