@@ -10,31 +10,13 @@ from domain.errors import DomainError
 from domain.fold import evolve
 from domain.state import EncounterState
 from projections import narrative_phantasia as _phantasia
+from projections.lines import LINES, LINES_ES, Describe, line, line_es
 
-Describe = Callable[[Any, EncounterState], str]
 Lang = Literal["en", "es"]
 LANGS: tuple[Lang, ...] = ("en", "es")
 SPANISH_RULESETS = frozenset({"phantasia"})  # the rule systems whose log reads in Spanish
-_LINES: dict[str, Describe] = {}
-_LINES_ES: dict[str, Describe] = {}
-
-
-def _line(name: str) -> Callable[[Describe], Describe]:
-    def register(fn: Describe) -> Describe:
-        _LINES[name] = fn
-        return fn
-
-    return register
-
-
-def _line_es(name: str) -> Callable[[Describe], Describe]:
-    """Register the Spanish line of an event type (the English one stands in without it)."""
-
-    def register(fn: Describe) -> Describe:
-        _LINES_ES[name] = fn
-        return fn
-
-    return register
+_line, _line_es = line, line_es
+_LINES, _LINES_ES = LINES, LINES_ES
 
 
 def check_lang(lang: str, ruleset: str) -> None:
@@ -696,8 +678,3 @@ def _(e: Any, s: EncounterState) -> str:
     n = e.actions_left
     kept = f" y guarda {n} {'acción' if n == 1 else 'acciones'} para defenderse" if n else ""
     return f"{_name(s, e.combatant)} termina su turno{kept}."
-
-
-# PHANTÄSIA's own events, in English and Spanish
-_LINES.update(_phantasia.LINES)
-_LINES_ES.update(_phantasia.LINES_ES)

@@ -4,16 +4,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from domain.rulesystems.phantasia.attacks import FUMBLES
 from domain.rulesystems.phantasia.statuses import STATUSES
 from domain.state import EncounterState
-
-Describe = Callable[[Any, EncounterState], str]
-LINES: dict[str, Describe] = {}
-LINES_ES: dict[str, Describe] = {}
+from projections.lines import line, line_es
 
 FUMBLES_ES = {
     1: "suelta su arma (un poder: inutilizable 1d4 turnos)",
@@ -50,22 +46,6 @@ PURPOSES_ES = {
     "concentration": "concentración",
     "catch the edge": "agarrarse al borde",
 }
-
-
-def _en(name: str) -> Callable[[Describe], Describe]:
-    def register(fn: Describe) -> Describe:
-        LINES[name] = fn
-        return fn
-
-    return register
-
-
-def _es(name: str) -> Callable[[Describe], Describe]:
-    def register(fn: Describe) -> Describe:
-        LINES_ES[name] = fn
-        return fn
-
-    return register
 
 
 # The English fragments the rules write into reasons and damage parts, in the book's Spanish
@@ -273,19 +253,19 @@ def attack_settled(e: Any, s: EncounterState, es: bool) -> str:
 # -- PHANTÄSIA events ----------------------------------------------------------------------
 
 
-@_en("SurpriseDeclared")
+@line("SurpriseDeclared")
 def _(e: Any, s: EncounterState) -> str:
     names = ", ".join(_who(s, c) for c in e.combatants)
     return f"Surprise! {names} act once before initiative (PHA-SURP-1)."
 
 
-@_es("SurpriseDeclared")
+@line_es("SurpriseDeclared")
 def _(e: Any, s: EncounterState) -> str:
     names = ", ".join(_who(s, c) for c in e.combatants)
     return f"¡Sorpresa! {names}: una acción antes de la iniciativa."
 
 
-@_en("TieBroken")
+@line("TieBroken")
 def _(e: Any, s: EncounterState) -> str:
     how = "the narrator orders them" if e.entered else "1d12 re-roll"
     faces = "; ".join(f"{n.removeprefix('tie:')} {r['faces']}" for n, r in e.rolls.items())
@@ -294,7 +274,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("TieBroken")
+@line_es("TieBroken")
 def _(e: Any, s: EncounterState) -> str:
     how = "el narrador decide" if e.entered else "se repite 1d12"
     faces = "; ".join(f"{n.removeprefix('tie:')} {r['faces']}" for n, r in e.rolls.items())
@@ -304,7 +284,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("TurnStarted")
+@line("TurnStarted")
 def _(e: Any, s: EncounterState) -> str:
     who = _who(s, e.combatant)
     head = f"Surprise: {who} acts" if e.surprise else f"Round {e.round}, {who}'s turn {e.turn}"
@@ -312,7 +292,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{head}: {e.actions} action point{'s' if e.actions != 1 else ''}{lost}."
 
 
-@_es("TurnStarted")
+@line_es("TurnStarted")
 def _(e: Any, s: EncounterState) -> str:
     who = _who(s, e.combatant)
     head = f"Sorpresa: actúa {who}" if e.surprise else f"Ronda {e.round}, turno {e.turn} de {who}"
@@ -321,7 +301,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{head}: {n} punto{'s' if n != 1 else ''} de acción{lost}."
 
 
-@_en("StatusApplied")
+@line("StatusApplied")
 def _(e: Any, s: EncounterState) -> str:
     how = f" for {e.turns} of his turns" if e.turns else ""
     why = f" ({e.reason})" if e.reason else ""
@@ -329,7 +309,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)}: status {name}{how}{why}."
 
 
-@_es("StatusApplied")
+@line_es("StatusApplied")
 def _(e: Any, s: EncounterState) -> str:
     name = STATUSES.get(e.kind, {}).get("es", e.status)
     how = f" durante {e.turns} turno{'s' if e.turns != 1 else ''}" if e.turns else ""
@@ -337,7 +317,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)}: status {name}{how}{why}."
 
 
-@_en("StatusTicked")
+@line("StatusTicked")
 def _(e: Any, s: EncounterState) -> str:
     who = _who(s, e.combatant)
     if e.turns_before is not None:
@@ -349,7 +329,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{who}: {status_en(e.status)} {e.data}."
 
 
-@_es("StatusTicked")
+@line_es("StatusTicked")
 def _(e: Any, s: EncounterState) -> str:
     who = _who(s, e.combatant)
     name = status_es(s, e.combatant, e.status)
@@ -362,18 +342,18 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{who}: {name} {e.data}."
 
 
-@_en("StatusEnded")
+@line("StatusEnded")
 def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)} is no longer {status_en(e.status)} ({e.reason})."
 
 
-@_es("StatusEnded")
+@line_es("StatusEnded")
 def _(e: Any, s: EncounterState) -> str:
     name = status_es(s, e.combatant, e.status)
     return f"{_who(s, e.combatant)} pierde el status {name} ({spanish(e.reason)})."
 
 
-@_en("CheckRolled")
+@line("CheckRolled")
 def _(e: Any, s: EncounterState) -> str:
     return (
         f"{_who(s, e.combatant)}: {e.characteristic.upper()} check ({e.purpose}), "
@@ -381,7 +361,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("CheckRolled")
+@line_es("CheckRolled")
 def _(e: Any, s: EncounterState) -> str:
     purpose = PURPOSES_ES.get(e.purpose, e.purpose)
     return (
@@ -390,7 +370,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("ContestRolled")
+@line("ContestRolled")
 def _(e: Any, s: EncounterState) -> str:
     a, d = e.attacker_check, e.defender_check
     verb = CONTESTS[e.kind][0]
@@ -402,7 +382,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("ContestRolled")
+@line_es("ContestRolled")
 def _(e: Any, s: EncounterState) -> str:
     a, d = e.attacker_check, e.defender_check
     verb = CONTESTS[e.kind][1]
@@ -415,7 +395,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("ActionSpent")
+@line("ActionSpent")
 def _(e: Any, s: EncounterState) -> str:
     d = e.details
     what = e.action.replace("_", " ")
@@ -424,7 +404,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)}: {what}{tag}{f' ({more})' if more else ''}."
 
 
-@_es("ActionSpent")
+@line_es("ActionSpent")
 def _(e: Any, s: EncounterState) -> str:
     d = e.details
     what = ACTIONS_ES.get(e.action, e.action)
@@ -472,17 +452,17 @@ def _attack(e: Any, s: EncounterState, es: bool) -> str:
     return f"{who} {verb} {targets} {with_} {means}: {'; '.join(lines)}."
 
 
-@_en("AttackChecked")
+@line("AttackChecked")
 def _(e: Any, s: EncounterState) -> str:
     return _attack(e, s, False)
 
 
-@_es("AttackChecked")
+@line_es("AttackChecked")
 def _(e: Any, s: EncounterState) -> str:
     return _attack(e, s, True)
 
 
-@_en("CheckRerolled")
+@line("CheckRerolled")
 def _(e: Any, s: EncounterState) -> str:
     mine = [r for r in e.results if r.get("roller") == e.combatant]
     outcome = "hit" if mine and mine[0]["hit"] else "no hit"
@@ -492,7 +472,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("CheckRerolled")
+@line_es("CheckRerolled")
 def _(e: Any, s: EncounterState) -> str:
     mine = [r for r in e.results if r.get("roller") == e.combatant]
     outcome = "impacta" if mine and mine[0]["hit"] else "no impacta"
@@ -502,7 +482,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("DeathChecked")
+@line("DeathChecked")
 def _(e: Any, s: EncounterState) -> str:
     face = e.rolls["death"]["dice_total"]
     again = " (re-rolled with a PHANTÄSIA point)" if e.reroll else ""
@@ -514,7 +494,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("DeathChecked")
+@line_es("DeathChecked")
 def _(e: Any, s: EncounterState) -> str:
     face = e.rolls["death"]["dice_total"]
     again = " (repetido con un punto de PHANTÄSIA)" if e.reroll else ""
@@ -526,7 +506,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("FumbleRolled")
+@line("FumbleRolled")
 def _(e: Any, s: EncounterState) -> str:
     extra = ", ".join(
         f"{k} {_who(s, v) if k == 'free_attack_for' else v}"
@@ -538,7 +518,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("FumbleRolled")
+@line_es("FumbleRolled")
 def _(e: Any, s: EncounterState) -> str:
     extra = ", ".join(
         f"{k} {_who(s, v) if k == 'free_attack_for' else v}"
@@ -550,12 +530,12 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("PmChanged")
+@line("PmChanged")
 def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)}: PM {e.pm_before} → {e.pm_after} ({e.reason})."
 
 
-@_es("PmChanged")
+@line_es("PmChanged")
 def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)}: PM {e.pm_before} → {e.pm_after} ({spanish(e.reason)})."
 
@@ -573,7 +553,7 @@ USES = {
 }
 
 
-@_en("PhantasiaPointsChanged")
+@line("PhantasiaPointsChanged")
 def _(e: Any, s: EncounterState) -> str:
     helped = f" for {_who(s, e.for_combatant)}" if e.for_combatant else ""
     return (
@@ -582,7 +562,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("PhantasiaPointsChanged")
+@line_es("PhantasiaPointsChanged")
 def _(e: Any, s: EncounterState) -> str:
     helped = f" por {_who(s, e.for_combatant)}" if e.for_combatant else ""
     return (
@@ -591,7 +571,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("Healed")
+@line("Healed")
 def _(e: Any, s: EncounterState) -> str:
     parts = ", ".join(f"{k} {v}" for k, v in e.parts.items())
     why = f"; {e.reason}" if e.reason else ""
@@ -601,7 +581,7 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_es("Healed")
+@line_es("Healed")
 def _(e: Any, s: EncounterState) -> str:
     parts = spanish(", ".join(f"{k} {v}" for k, v in e.parts.items()))
     why = f"; {e.reason}" if e.reason else ""
@@ -611,12 +591,12 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
-@_en("ActionsLost")
+@line("ActionsLost")
 def _(e: Any, s: EncounterState) -> str:
     return f"{_who(s, e.combatant)} loses {e.actions} action point(s): {e.reason}."
 
 
-@_es("ActionsLost")
+@line_es("ActionsLost")
 def _(e: Any, s: EncounterState) -> str:
     who = _who(s, e.combatant)
     return f"{who} pierde {e.actions} punto(s) de acción: falló el chequeo de CA por Temor."

@@ -1,0 +1,29 @@
+"""The registries of narrative lines: an event type → the function that writes its line,
+in English and in Spanish. projections.narrative and the rule systems' line modules
+register into them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.state import EncounterState
+
+Describe = Callable[[Any, EncounterState], str]
+LINES: dict[str, Describe] = {}
+LINES_ES: dict[str, Describe] = {}
+
+
+def line(name: str, registry: dict[str, Describe] = LINES) -> Callable[[Describe], Describe]:
+    """Register the line of an event type."""
+
+    def register(fn: Describe) -> Describe:
+        registry[name] = fn
+        return fn
+
+    return register
+
+
+def line_es(name: str) -> Callable[[Describe], Describe]:
+    """Register the Spanish line of an event type (the English one stands in without it)."""
+    return line(name, LINES_ES)
