@@ -521,6 +521,7 @@ class DeathChecked(EncounterEvent):
     negative_damage: int
     dies: bool
     reroll: bool  # a PHANTÄSIA point re-rolled a failed check (PHA-DTH-6)
+    moment: list[Any]  # whose turn it was: a re-roll comes at once, in that turn
 
 
 class FumbleRolled(EncounterEvent):

@@ -577,7 +577,11 @@ def _fumble_rolled(state: EncounterState, e: Any) -> None:
 @_on("DeathChecked")
 def _death_checked(state: EncounterState, e: Any) -> None:
     # death is its own StatusApplied; the last check is kept for a re-roll (PHA-DTH-6)
-    state.combatants[e.combatant].marks["death_check"] = {"dies": e.dies, "reroll": e.reroll}
+    state.combatants[e.combatant].marks["death_check"] = {
+        "dies": e.dies,
+        "reroll": e.reroll,
+        "moment": e.moment,
+    }
 
 
 @_on("PmChanged")

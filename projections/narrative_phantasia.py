@@ -102,8 +102,12 @@ PHRASES_ES: list[tuple[str, str]] = [
 ]
 
 
-def spanish(text: str) -> str:
-    """A rule's English fragments in the book's Spanish."""
+def spanish(text: str, *, ruled: bool = False) -> str:
+    """A rule's English fragments in the book's Spanish. A reason is the rules' when it
+    names a rule (PHA-…) or `ruled` says so (damage parts); a narrator's own words are left
+    as he typed them."""
+    if not ruled and "(PHA-" not in text:
+        return text
     for pattern, words in PHRASES_ES:
         text = re.sub(pattern, words, text)
     return text
@@ -231,8 +235,8 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
         text += " → inmune" if es else " → immune"
     if es:
         return (
-            f"{who} recibe {e.amount} de daño: {spanish(text)}; PV {_n(e.hits_before)} → "
-            f"{_n(e.hits_after)}."
+            f"{who} recibe {e.amount} de daño: {spanish(text, ruled=True)}; "
+            f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
         )
     return f"{who} takes {e.amount} damage: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
 
@@ -583,7 +587,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @line_es("Healed")
 def _(e: Any, s: EncounterState) -> str:
-    parts = spanish(", ".join(f"{k} {v}" for k, v in e.parts.items()))
+    parts = spanish(", ".join(f"{k} {v}" for k, v in e.parts.items()), ruled=True)
     why = f"; {e.reason}" if e.reason else ""
     return (
         f"{_who(s, e.combatant)} recupera {e.amount} PV ({parts}{why}): "

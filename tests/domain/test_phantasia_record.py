@@ -283,3 +283,17 @@ def test_given_the_agi_order_variant_then_a_group_roll_is_refused():
         c.RollInitiative(group=[t.ids["Gob1"], t.ids["Gob2"]]),
         initiative=[3],
     )
+
+
+def test_given_a_failed_death_check_then_its_reroll_comes_at_once_or_not_at_all():
+    """PHA-DTH-6: a failed death check is re-rolled with a point in the turn it was made."""
+    t = table(("Archer", creature(level=5)), ("Endimion", pc(current_pv=1, phantasia_points=1)))
+    attack(t, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    t.run(c.RollDamage(), damage=[8], death=[3])
+    next_turn(t)
+    refused(
+        "PHA-DTH-6",
+        t.run,
+        c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="death_reroll"),
+        death=[40],
+    )

@@ -127,3 +127,14 @@ def test_given_the_spanish_registry_then_it_covers_the_shared_events_and_only_kn
     }
     assert shared <= set(_LINES_ES), shared - set(_LINES_ES)
     assert set(_LINES_ES) <= set(_LINES)  # a Spanish line always has its English one
+
+
+def test_given_a_narrators_reason_then_the_spanish_log_leaves_his_words_as_typed() -> None:
+    """The Spanish log translates the rules' reasons (those naming a PHA rule) and damage
+    parts, not the narrator's own words."""
+    from projections.narrative_phantasia import spanish
+
+    typed = "a poison dart; the narrator says critical hit at level 3"
+    assert spanish(typed) == typed
+    assert spanish("its duration is over (PHA-STS-0)") == "se acabó su duración (PHA-STS-0)"
+    assert spanish("6 dice +2 FUE adj +3 level", ruled=True) == "6 dados +2 ajuste FUE +3 nivel"

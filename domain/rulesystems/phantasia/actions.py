@@ -21,6 +21,7 @@ from domain.rulesystems.phantasia.stats import (
 from domain.rulesystems.phantasia.turns import (
     check_action,
     check_parts,
+    moment,
     options_of,
     pm_of,
     pp_of,
@@ -340,7 +341,9 @@ def act(ctx: Context, cmd: c.Act) -> None:
             done,
         )
     elif cmd.action == "stand_up":
-        end_status(ctx, cause=done, combatant=who.id, status="prone", reason="he stands up")
+        end_status(
+            ctx, cause=done, combatant=who.id, status="prone", reason="he stands up (PHA-STS-19)"
+        )
     if offensive and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
         end_status(
             ctx,
@@ -392,7 +395,7 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
     else:
         data["kind"] = statuses.spec(name)["kind"]
     if cmd.status == "poisoned":
-        data["damage"] = "1d6" if cmd.damage is None else _valid_dice(cmd.damage)
+        data["damage"] = "1d6" if cmd.damage is None else _valid_dice(cmd.damage, "damage")
     if cmd.status == "petrified" and cmd.harmed_by:
         data["harmed_by"] = cmd.harmed_by
     if cmd.status == "weakness" and cmd.reduction:
@@ -434,12 +437,12 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
     _apply(ctx, who, name, cmd.status, turns, data, reason, cmd.replace, cause)
 
 
-def _valid_dice(expression: str) -> str:
+def _valid_dice(expression: str, field: str) -> str:
     """Dice as typed, checked and written the one way (e.g. ' 1D6' → '1d6')."""
     try:
         return checked_dice(expression)
     except ValueError as e:
-        raise refuse("PHA-DMG-1", str(e), "dados mal escritos (p. ej. 1d6)", "damage") from None
+        raise refuse("PHA-DMG-1", str(e), "dados mal escritos (p. ej. 1d6)", field) from None
 
 
 def _apply(
@@ -598,7 +601,7 @@ def heal(ctx: Context, cmd: c.Heal) -> None:
     parts: dict[str, int] = {}
     rolls: dict[str, Any] = {}
     if cmd.heal_dice is not None:
-        count, sides = dice_of(_valid_dice(cmd.heal_dice))
+        count, sides = dice_of(_valid_dice(cmd.heal_dice, "heal_dice"))
         roll = roll_plain(ctx.dice, "heal", count, sides)
         parts["dice"] = roll.dice_total
         rolls["heal"] = roll.to_dict()
@@ -683,7 +686,8 @@ def spend_phantasia_point(ctx: Context, cmd: c.SpendPhantasiaPoint) -> None:
         return
     if cmd.use == "death_reroll":  # PHA-DTH-6
         last = helped.marks.get("death_check") or {}
-        if not helped.has("dead") or not last.get("dies") or last.get("reroll"):
+        late = last.get("moment") != list(moment(state))  # at once, in that turn
+        if not helped.has("dead") or not last.get("dies") or last.get("reroll") or late:
             raise refuse(
                 "PHA-DTH-6",
                 f"{helped.name} has no failed death check to re-roll",

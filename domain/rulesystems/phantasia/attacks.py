@@ -23,9 +23,9 @@ from domain.rulesystems.phantasia.stats import (
     max_pm,
 )
 from domain.rulesystems.phantasia.turns import (
-    acting,
     check_action,
     is_player,
+    moment,
     options_of,
     pm_of,
     refuse,
@@ -239,7 +239,7 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
         "ranged": ranged,
         "doublings": cmd.doublings,
         "results": results,
-        "moment": list(_moment(state)),  # the turn it was rolled in (PHA-PP-2 a)
+        "moment": list(moment(state)),  # the turn it was rolled in (PHA-PP-2 a)
     }
     if power is not None:
         params["available_from"] = (
@@ -268,7 +268,13 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
         spent=spent,
     )
     if power is not None and power.pm_cost:  # PHA-PM-5: the power's cost, entered
-        pm_change(ctx, who.id, -power.pm_cost, f"{power.name} costs {power.pm_cost} PM", checked)
+        pm_change(
+            ctx,
+            who.id,
+            -power.pm_cost,
+            f"{power.name} costs {power.pm_cost} PM (PHA-PM-5)",
+            checked,
+        )
     lucky = {
         r["roller"] for r in results if r["critical"] and r["check"] in ("AT", "AM", "DF", "DM")
     }
@@ -508,7 +514,7 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
         and any(r["follows"] for r in action.params["results"])
     )
     # "after seeing it": in the turn it was rolled, once (PHA-PP-2 a)
-    stale = action is not None and action.params.get("moment") != list(_moment(ctx.state))
+    stale = action is not None and action.params.get("moment") != list(moment(ctx.state))
     if action is None or not mine or settled or stale or mine[0].get("rerolled"):
         raise refuse(
             "PHA-PP-2",
@@ -533,11 +539,6 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
     )
     if check["critical"]:  # PHA-CRIT-3
         pm_change(ctx, helped.id, 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", rerolled)
-
-
-def _moment(state: EncounterState) -> tuple[Any, ...]:
-    now = acting(state)
-    return (now.id, now.marks.get("turn"), now.marks.get("surprise")) if now else ()
 
 
 def _who_rolls(

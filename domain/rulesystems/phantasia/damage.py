@@ -11,7 +11,7 @@ from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
 from domain.rulesystems.phantasia.checks import roll_check
 from domain.rulesystems.phantasia.record import end_status, record_check, record_status
-from domain.rulesystems.phantasia.turns import check_parts, stats_of
+from domain.rulesystems.phantasia.turns import check_parts, moment, stats_of
 from domain.state import CombatantState
 
 DEATH_DIE = 100  # PHA-DTH-2
@@ -204,6 +204,7 @@ def death_check(ctx: Context, combatant: str, cause: int | None, *, reroll: bool
         negative_damage=negative,
         dies=dies,
         reroll=reroll,
+        moment=list(moment(ctx.state)),
     )
     if dies and not who.has("dead"):
         record_status(

@@ -75,6 +75,12 @@ def acting(state: EncounterState) -> CombatantState | None:
     return next((w for w in state.combatants.values() if w.marks.get("in_turn")), None)
 
 
+def moment(state: EncounterState) -> tuple[Any, ...]:
+    """Whose turn, which of his turns: "at once" for a re-roll means within it (PHA-PP-2)."""
+    now = acting(state)
+    return (now.id, now.marks.get("turn"), now.marks.get("surprise")) if now else ()
+
+
 def surprise_due(state: EncounterState) -> list[CombatantState]:
     return [w for w in state.combatants.values() if w.marks.get("surprise") == "due"]
 
