@@ -354,6 +354,8 @@ def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
     if isinstance(command, c.RollAttack):  # the attacker of the attack waiting to be rolled
         pending = pending_attack(state)
         return pending.combatant if pending else None
+    if state.ruleset != "phantasia":
+        return None
     if isinstance(command, c.RollDamage | c.RollFumble):  # his hit, or his fumble
         open_attack = phantasia_attack(state)
         return open_attack.combatant if open_attack else None

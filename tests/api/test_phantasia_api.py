@@ -154,3 +154,22 @@ def test_given_a_phantasia_fight_then_statistics_count_hits_damage_and_whose_dic
     # the player rolled his two attacks, the damage and his own DF: 4 manual rolls, plus
     # his initiative; the orc only its initiative
     assert stats[pc]["rolls_manual"] == 5 and stats[orc]["rolls_manual"] == 1
+
+
+def test_given_a_novus_encounter_when_a_player_starts_a_turn_or_rolls_damage_then_no_500(
+    client: TestClient,
+) -> None:
+    """PHANTÄSIA's commands ask nothing of another rule system's state: a Novus player's
+    `start_turn` or `roll_damage` is refused (403 or 422), never a crash."""
+    from tests.builders import novus_stats
+
+    eid = new_encounter(client)
+    a = add_combatant(client, eid, "A", novus_stats())
+    add_combatant(client, eid, "B", novus_stats())
+    dice = {"initiative:A": [5, 5], "initiative:B": [6, 6]}
+    command(client, eid, {"type": "roll_initiative", "dice": dice})
+    r = client.post(f"/encounters/{eid}/tokens", json={"combatants": [a], "label": "Ana"})
+    token = r.json()["token"]
+    for body in ({"type": "start_turn"}, {"type": "roll_damage"}, {"type": "roll_fumble"}):
+        r = as_player(client, token, eid, body)
+        assert r.status_code in (403, 422), r.text

@@ -653,7 +653,7 @@ def test_given_15_fire_damage_then_resistance_7_vulnerability_30_immunity_0_affi
     events = t.run(c.RollDamage(), damage=[10, 5])
     assert t.who("Salamander")["pv"] == pv_after
     if affinity == "affinity":
-        assert of_type(events, "HitsAdjusted")[0].amount == 15
+        assert of_type(events, "Healed")[0].rolls["damage"]["faces"] == [10, 5]
 
 
 # -- PHA-TV-26: initiative ties ---------------------------------------------------------------
@@ -846,7 +846,7 @@ def test_given_an_affinity_then_the_healing_never_passes_maximum_pv_and_items_ar
         ("Salamander", creature(pv=100, current_pv=95, elements={"fire": "affinity"})),
     )
     hit(t, "Endimion", "Salamander", power="Llama")
-    (healed,) = of_type(t.run(c.RollDamage(), damage=[10, 5]), "HitsAdjusted")
+    (healed,) = of_type(t.run(c.RollDamage(), damage=[10, 5]), "Healed")
     assert healed.amount == 5 and t.who("Salamander")["pv"] == 100
     for status in ("haste", "invisible"):
         t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status=status, turns=3))

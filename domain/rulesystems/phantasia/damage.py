@@ -111,18 +111,20 @@ def suffer(
     if breakdown.get("heals"):
         heal = min(breakdown["heals"], max(0, who.max_hits - who.hits))  # never above max
         at = ctx.emit(
-            ev.HitsAdjusted,
+            ev.Healed,
             cause=cause,
             combatant=who.id,
             amount=heal,
             hits_before=who.hits,
             hits_after=who.hits + heal,
+            parts=numbers,
+            rolls=rolls or {},  # the damage dice drawn stay on the record
             reason=f"affinity to {breakdown['absorbed']}: the damage heals (PHA-DMG-7)",
         )
         wake_if_healed(ctx, who.id, at)
         return at
-    if breakdown["total"] <= 0 and not breakdown.get("immune"):
-        return None
+    if breakdown["total"] <= 0 and not breakdown.get("immune") and not rolls:
+        return None  # nothing dealt and no die to keep
     was_down = who.has("unconscious")
     at = ctx.apply_damage(who.id, breakdown, cause=cause, rolls=rolls)
     if breakdown["total"] <= 0 or who.has("dead"):
