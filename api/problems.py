@@ -111,9 +111,10 @@ def install(app: FastAPI) -> None:
         if isinstance(exc, DiceError):
             extra.update(roll=exc.roll, die=exc.die)
         detail, headers = exc.detail, dict(getattr(exc, "headers", None) or {})
+        headers["Vary"] = "Accept-Language"  # the detail may be Spanish (caches, take note)
         if asks_spanish(request) and (es := spanish_detail(exc)) is not None:
             detail, headers["Content-Language"] = es, "es"
-        return problem(exc.status, exc.title, detail, headers or None, **extra)
+        return problem(exc.status, exc.title, detail, headers, **extra)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -180,10 +180,7 @@ class EncounterHeader(BaseModel):
     )
     forked_from: dict[str, Any] | None = Field(description="{encounter, at, name} of a fork.")
     round: int
-    elapsed_seconds: int | None = Field(
-        description="Game time since the fight began; null where the rules give a round no "
-        "length (PHANTÄSIA counts turns)."
-    )
+    elapsed_seconds: int = Field(description="Game time before the current round.")
 
 
 class NovusEncounter(EncounterHeader):
@@ -212,6 +209,9 @@ class WitsEncounter(EncounterHeader):
 
 class PhantasiaEncounter(EncounterHeader):
     ruleset: Literal["phantasia"]
+    elapsed_seconds: None = Field(  # type: ignore[assignment]
+        description="Always null: PHANTÄSIA counts turns, a round has no length in seconds."
+    )
     step: Literal["setup", "surprise", "initiative", "attack", "turn", "between_turns"]
     acting: str | None = Field(description="Whose turn is under way.")
     next: str | None = Field(description="Whose turn start_turn starts next.")

@@ -153,6 +153,7 @@ def test_given_a_phantasia_refusal_when_asked_in_spanish_then_the_books_spanish(
     assert r.headers["content-language"] == "es"
     r = client.post(f"/encounters/{eid}/commands", json=body)
     assert r.json()["detail"].startswith("Endimion took the Defense action this turn")
+    assert r.headers["vary"] == "Accept-Language"  # a cache keeps the two apart
 
 
 def test_given_the_openapi_document_then_lang_is_described_on_the_log_and_the_commands(
