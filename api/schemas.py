@@ -155,6 +155,9 @@ class PhantasiaCombatant(BaseModel):
     actions_left: int = Field(description="Action points left this turn (PHA-ACT-1, -6).")
     offensive_actions: int = Field(description="Offensive actions this turn (PHA-ACT-3).")
     reaction_used: bool
+    simultaneous_with: list[str] = Field(
+        description="Tied combatants he acts at the same time with (PHA-INIT-3)."
+    )
     prepared: str | bool | None
     statuses: dict[str, dict[str, Any]] = Field(
         description="Status → turns left (null: until its check or the GM), Spanish name, kind."

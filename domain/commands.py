@@ -62,6 +62,12 @@ class RollInitiative(CommandBase):
         "instead of the roll-off (WIT-ORD-2). PHANTÄSIA: those tied on initiative and AGI, "
         "in the narrator's order (PHA-INIT-3).",
     )
+    simultaneous: bool = Field(
+        default=False,
+        description="PHANTÄSIA: the narrator lets combatants still tied after AGI act at the "
+        "same time instead of re-rolling (PHA-INIT-3, Default PHA-AMB-8): in entry order, or "
+        "in tie_order's.",
+    )
     group: list[str] | None = Field(
         default=None,
         min_length=2,

@@ -420,6 +420,7 @@ class TieBroken(EncounterEvent):
     order: list[str]  # first acts first
     rolls: dict[str, Any]
     entered: bool
+    simultaneous: bool  # they act at the same time: results apply after all have acted
 
 
 class TurnStarted(EncounterEvent):

@@ -433,7 +433,12 @@ def _surprise_declared(state: EncounterState, e: Any) -> None:
 @_on("TieBroken")
 def _tie_broken(state: EncounterState, e: Any) -> None:
     for rank, combatant in enumerate(e.order):
-        state.combatants[combatant].marks["tie_rank"] = len(e.order) - rank
+        marks = state.combatants[combatant].marks
+        marks["tie_rank"] = len(e.order) - rank
+        if e.simultaneous:  # PHA-INIT-3: they act at the same time
+            marks["simultaneous"] = [c for c in e.order if c != combatant]
+        else:
+            marks.pop("simultaneous", None)
 
 
 @_on("TurnStarted")

@@ -320,7 +320,8 @@ def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> No
         raise Forbidden("ROLE", f"only the GM may {kind.replace('_', ' ')}", field="type")
     entered = [*_gm_entries(command.model_dump(mode="json", exclude_defaults=True))]
     if isinstance(command, c.RollInitiative):
-        entered += [n for n in ("ip", "tie_order") if getattr(command, n) is not None]
+        entered += [n for n in ("ip", "tie_order", "group") if getattr(command, n) is not None]
+        entered += ["simultaneous"] if command.simultaneous else []  # the narrator's choice
     if isinstance(command, c.TakeAction) and command.actions != 1:
         entered.append("actions")  # WIT-ACT-3: more than one action is the GM's call
     if entered:

@@ -271,7 +271,13 @@ def _(e: Any, s: EncounterState) -> str:
 
 @line("TieBroken")
 def _(e: Any, s: EncounterState) -> str:
-    how = "the narrator orders them" if e.entered else "1d12 re-roll"
+    how = (
+        "they act at the same time"
+        if e.simultaneous
+        else "the narrator orders them"
+        if e.entered
+        else "1d12 re-roll"
+    )
     faces = "; ".join(f"{n.removeprefix('tie:')} {r['faces']}" for n, r in e.rolls.items())
     return f"Tied on initiative and AGI, {how}: {' before '.join(_who(s, c) for c in e.order)}" + (
         f" ({faces})." if faces else "."
@@ -280,7 +286,13 @@ def _(e: Any, s: EncounterState) -> str:
 
 @line_es("TieBroken")
 def _(e: Any, s: EncounterState) -> str:
-    how = "el narrador decide" if e.entered else "se repite 1d12"
+    how = (
+        "actúan a la vez"
+        if e.simultaneous
+        else "el narrador decide"
+        if e.entered
+        else "se repite 1d12"
+    )
     faces = "; ".join(f"{n.removeprefix('tie:')} {r['faces']}" for n, r in e.rolls.items())
     return (
         f"Empate en iniciativa y AGI, {how}: {' antes que '.join(_who(s, c) for c in e.order)}"

@@ -173,3 +173,16 @@ def test_given_a_novus_encounter_when_a_player_starts_a_turn_or_rolls_damage_the
     for body in ({"type": "start_turn"}, {"type": "roll_damage"}, {"type": "roll_fumble"}):
         r = as_player(client, token, eid, body)
         assert r.status_code in (403, 422), r.text
+
+
+def test_given_a_player_when_he_chooses_simultaneous_turns_or_a_group_then_403(
+    client: TestClient,
+) -> None:
+    """PHA-INIT-1, -3: a group's shared roll and simultaneous turns are the narrator's."""
+    eid = new_encounter(client, ruleset="phantasia")
+    pc = add_combatant(client, eid, "Endimion", PC)
+    r = client.post(f"/encounters/{eid}/tokens", json={"combatants": [pc], "label": "Ana"})
+    token = r.json()["token"]
+    body = {"type": "roll_initiative", "combatant": pc, "simultaneous": True}
+    r = as_player(client, token, eid, {**body, "dice": {"initiative": [3]}})
+    assert r.status_code == 403 and r.json()["field"] == "simultaneous"

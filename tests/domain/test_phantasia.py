@@ -856,3 +856,41 @@ def test_given_an_affinity_then_the_healing_never_passes_maximum_pv_and_items_ar
     next_turn(t)  # a new turn of his, without an offensive action yet
     t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
     assert set(statuses(t, "Endimion")) == {"haste", "invisible", "Anillo", "defense"}
+
+
+def test_given_a_tie_the_narrator_lets_act_at_once_then_the_second_acts_before_results_hold():
+    """PHA-INIT-3 (Default PHA-AMB-8): tied on initiative and AGI, the narrator may let them
+    act at the same time instead of re-rolling: in entry order, and what the first does to
+    the second (Unconscious here) takes hold only when the second's turn is over."""
+    t = Table("phantasia")
+    t.add("Endimion", pc(fue=10, agi=6))
+    t.add("Orc", creature(agi=6, pv=5))
+    events = t.run(
+        c.RollInitiative(simultaneous=True),
+        **{"initiative:Endimion": [5], "initiative:Orc": [5]},
+    )
+    (tie,) = of_type(events, "TieBroken")
+    assert tie.simultaneous and tie.rolls == {}
+    assert t.who("Endimion")["simultaneous_with"] == [t.ids["Orc"]]
+    t.run(c.StartTurn())
+    attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [2]})
+    t.run(c.RollDamage(), damage=[5], death=[90])
+    orc = t.who("Orc")
+    assert orc["pv"] < 0 and orc["statuses"]["unconscious"]["deferred"]
+    events = next_turn(t)
+    assert of_type(events, "TurnStarted")[0].actions == 2  # he still acts, at the same time
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    t.run(c.RollDamage(), damage=[3])
+    events = t.run(c.EndTurn(combatant=t.ids["Orc"]))
+    assert [e.data for e in of_type(events, "StatusTicked")][:1] == [{"deferred": False}]
+    assert t.who("Orc")["unconscious"] and not t.who("Orc")["statuses"]["unconscious"].get(
+        "deferred"
+    )
+    events = t.run(c.StartTurn())
+    (started,) = of_type(events, "TurnStarted")
+    assert started.combatant == t.ids["Endimion"]
+    events = next_turn(t)
+    assert of_type(events, "TurnStarted")[0].actions == 0  # now it holds
+    w = Table("wits")
+    w.add("A", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
+    refused("WITS-CMD", w.run, c.RollInitiative(simultaneous=True))

@@ -80,11 +80,11 @@ class NovusRules(RuleSystem):
 
     # The four steps of a round (NOV-SEQ-1) and what may happen within them.
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
-        if cmd.group is not None:
+        if cmd.group is not None or cmd.simultaneous:
             raise RuleViolation(
                 f"{self.name.upper()}-CMD",
-                "group is PHANTÄSIA's: a group of enemies sharing one initiative",
-                field="group",
+                "group and simultaneous are PHANTÄSIA's initiative choices",
+                field="group" if cmd.group is not None else "simultaneous",
             )
         initiative.roll_initiative(ctx, cmd)
 

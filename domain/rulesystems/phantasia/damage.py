@@ -38,7 +38,7 @@ def compute(
     stats = stats_of(who)
     doublings = list(doublings)
     halvings = list(halvings)
-    if double_if_unconscious and who.has("unconscious") and not who.has("dead"):
+    if double_if_unconscious and statuses.active(who, "unconscious") and not who.has("dead"):
         doublings.append("unconscious (PHA-DTH-3)")
     affinity = stats.elements.get(element) if element else None  # type: ignore[call-overload]
     if affinity == "vulnerability":  # PHA-DMG-7, PHA-FOE-6

@@ -8,6 +8,7 @@ from domain import events as ev
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
 from domain.rulesystems.phantasia.checks import rolls_of
+from domain.rulesystems.phantasia.turns import acting
 
 
 def record_check(
@@ -46,9 +47,20 @@ def record_status(
 ) -> int:
     """StatusApplied: its kind (harmful or beneficial) and the turn of his it came in
     (durations count his turns after it, PHA-STS-0) unless `data` says otherwise."""
-    who = ctx.state.combatants[combatant]
+    state = ctx.state
+    who = state.combatants[combatant]
     kind = kind or status
-    defaults = {"kind": statuses.spec(kind)["kind"], "since_turn": who.marks.get("turn", 0)}
+    defaults: dict[str, Any] = {
+        "kind": statuses.spec(kind)["kind"],
+        "since_turn": who.marks.get("turn", 0),
+    }
+    now = acting(state)
+    if (
+        now is not None
+        and now.id in who.marks.get("simultaneous", [])
+        and who.marks.get("done_round") != state.round
+    ):  # PHA-INIT-3 (Default PHA-AMB-8): it takes hold once his own turn is over
+        defaults.update(deferred=True, since_turn=who.marks.get("turn", 0) + 1)
     return ctx.emit(
         ev.StatusApplied,
         cause=cause,

@@ -182,6 +182,8 @@ def modifiers(who: CombatantState, figure: str) -> dict[str, int]:
     worst: tuple[int, str] | None = None
     plain: dict[str, int] = {}
     for name, cond in who.conditions.items():
+        if cond.data.get("deferred"):
+            continue  # PHA-INIT-3: a simultaneous partner's result, not yet in force
         status = cond.data.get("status", name)
         mods = cond.data.get("modifiers") or spec(status).get("mods", {})
         value = int(mods.get(figure, 0))
@@ -204,7 +206,7 @@ def die_for(who: CombatantState, what: str) -> int:
     """PHA-CHK-3: 1d20 instead of 1d12 when a status says so (Weakness: AT, DF, AM, DM;
     Curse: characteristic checks, Default PHA-AMB-16)."""
     for name, cond in who.conditions.items():
-        if what in spec(cond.data.get("status", name)).get("d20", ()):
+        if what in spec(cond.data.get("status", name)).get("d20", ()) and active(who, name):
             return 20
     return 12
 
@@ -212,4 +214,11 @@ def die_for(who: CombatantState, what: str) -> int:
 def can_act(who: CombatantState) -> bool:
     """PHA-ACT-6: no actions while Stunned, Paralysed, Unconscious, Dead, Asleep or
     Petrified (Default PHA-AMB-34, -43)."""
-    return all(spec(n).get("acts", True) for n in who.conditions)
+    return all(spec(n).get("acts", True) or not active(who, n) for n in who.conditions)
+
+
+def active(who: CombatantState, name: str) -> bool:
+    """He has the status and it is in force: not a result of a simultaneous partner's turn
+    still waiting for his own to end (PHA-INIT-3, Default PHA-AMB-8)."""
+    cond = who.conditions.get(name)
+    return cond is not None and not cond.data.get("deferred")

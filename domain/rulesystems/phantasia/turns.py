@@ -92,7 +92,11 @@ def next_up(state: EncounterState) -> CombatantState | None:
     if due:
         return due[0]
     return next(
-        (w for w in order(state) if w.marks.get("done_round") != state.round and not w.has("dead")),
+        (
+            w
+            for w in order(state)
+            if w.marks.get("done_round") != state.round and not statuses.active(w, "dead")
+        ),
         None,
     )
 
@@ -117,7 +121,7 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
             "los combatientes que sorprenden actúan antes de tirar la iniciativa",
         )
     if cmd.tie_order is not None:
-        _order_ties(ctx, cmd.tie_order)
+        _order_ties(ctx, cmd.tie_order, cmd.simultaneous)
         return
     if cmd.group is not None:
         _group(ctx, cmd)
@@ -184,7 +188,7 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
             )
         placed.append(state.combatants[who.id])
     if not variant:
-        _reroll_ties(ctx, placed)
+        _reroll_ties(ctx, placed, cmd.simultaneous)
 
 
 def _group(ctx: Context, cmd: c.RollInitiative) -> None:
@@ -241,19 +245,24 @@ def _group(ctx: Context, cmd: c.RollInitiative) -> None:
             entered=entered,
         )
         first = first or at
-    _reroll_ties(ctx, [ctx.state.combatants[m.id] for m in members])
+    _reroll_ties(ctx, [ctx.state.combatants[m.id] for m in members], cmd.simultaneous)
 
 
-def _reroll_ties(ctx: Context, placed: list[CombatantState]) -> None:
+def _reroll_ties(ctx: Context, placed: list[CombatantState], simultaneous: bool) -> None:
     """PHA-INIT-3 (Default PHA-AMB-8): still tied after the AGI score, the tied roll 1d12
     again among themselves, higher first, as often as it takes; the narrator may order
-    them instead (`tie_order`)."""
+    them instead (`tie_order`), or let them act at the same time (`simultaneous`: in entry
+    order, their results applied after all of them have acted)."""
     state = ctx.state
     groups: dict[tuple[int, int], list[CombatantState]] = {}
     for w in order(state):
         groups.setdefault((w.ip or 0, stats_of(w).agi), []).append(w)
     for group in groups.values():
         if len(group) < 2 or not any(w in placed for w in group):
+            continue
+        if simultaneous:
+            ids = [w.id for w in sorted(group, key=lambda w: w.entry)]
+            ctx.emit(ev.TieBroken, order=ids, rolls={}, entered=True, simultaneous=True)
             continue
         faces: dict[str, list[int]] = {w.id: [] for w in group}
         ids = _settle(ctx, group, faces)
@@ -267,7 +276,7 @@ def _reroll_ties(ctx: Context, placed: list[CombatantState]) -> None:
             ).to_dict()
             for w in group
         }
-        ctx.emit(ev.TieBroken, order=ids, rolls=rolls, entered=False)
+        ctx.emit(ev.TieBroken, order=ids, rolls=rolls, entered=False, simultaneous=False)
 
 
 def _settle(ctx: Context, tied: list[CombatantState], faces: dict[str, list[int]]) -> list[str]:
@@ -284,8 +293,9 @@ def _settle(ctx: Context, tied: list[CombatantState], faces: dict[str, list[int]
     return out
 
 
-def _order_ties(ctx: Context, ids: list[str]) -> None:
-    """PHA-INIT-3: the narrator orders tied combatants himself."""
+def _order_ties(ctx: Context, ids: list[str], simultaneous: bool) -> None:
+    """PHA-INIT-3: the narrator orders tied combatants himself, or lets them act at the
+    same time in that order."""
     state = ctx.state
     group = [state.combatant(i) for i in ids]
     keys = {(w.ip, stats_of(w).agi) for w in group}
@@ -296,7 +306,13 @@ def _order_ties(ctx: Context, ids: list[str]) -> None:
             "tie_order nombra dos o más combatientes empatados en iniciativa y AGI",
             "tie_order",
         )
-    ctx.emit(ev.TieBroken, order=[w.id for w in group], rolls={}, entered=True)
+    ctx.emit(
+        ev.TieBroken,
+        order=[w.id for w in group],
+        rolls={},
+        entered=True,
+        simultaneous=simultaneous,
+    )
 
 
 def declare_surprise(ctx: Context, cmd: c.DeclareSurprise) -> None:
@@ -365,7 +381,7 @@ def check_action(
 ) -> dict[str, Any]:
     """May `who` take this action now? Returns what it spends (PHA-ACT-1, -6, -13, RX)."""
     spent = {"offensive": offensive, "reaction": reaction, "free": free}
-    if who.has("dead") or not statuses.can_act(who):
+    if statuses.active(who, "dead") or not statuses.can_act(who):
         blocking = [n for n in who.conditions if not statuses.spec(n).get("acts", True)]
         raise refuse(
             "PHA-ACT-6",

@@ -207,6 +207,7 @@ def end_turn(ctx: Context, cmd: c.EndTurn) -> None:
     if not surprise and not who.has("petrified"):
         _end_checks(ctx, who.id)
         _durations(ctx, who.id)
+    _deferred_take_hold(ctx, who.id)
     who = ctx.state.combatants[who.id]
     ctx.emit(ev.TurnEnded, combatant=who.id, actions_left=actions_left(who))
     state = ctx.state
@@ -274,6 +275,22 @@ def _end_checks(ctx: Context, combatant: str) -> None:
                 cause=checked,
                 rule="PHA-STS-20",
                 rolls=rolls,
+            )
+
+
+def _deferred_take_hold(ctx: Context, combatant: str) -> None:
+    """PHA-INIT-3 (Default PHA-AMB-8): what a simultaneous partner's turn did to him takes
+    hold once his own turn, at the same time, is over."""
+    who = ctx.state.combatants[combatant]
+    for name, cond in list(who.conditions.items()):
+        if cond.data.get("deferred"):
+            ctx.emit(
+                ev.StatusTicked,
+                combatant=who.id,
+                status=name,
+                turns_before=cond.count,
+                turns_after=cond.count,
+                data={"deferred": False},
             )
 
 

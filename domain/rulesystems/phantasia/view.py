@@ -69,6 +69,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "actions_left": turns.actions_left(who),
         "offensive_actions": who.marks.get("offensive", 0),
         "reaction_used": bool(who.marks.get("reaction_used")),
+        "simultaneous_with": who.marks.get("simultaneous", []),
         "prepared": who.marks.get("prepared"),
         "statuses": {
             name: {

@@ -63,11 +63,11 @@ class WitsRules(RuleSystem):
         return wits_view(state)
 
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
-        if cmd.group is not None:
+        if cmd.group is not None or cmd.simultaneous:
             raise RuleViolation(
                 f"{self.name.upper()}-CMD",
-                "group is PHANTÄSIA's: a group of enemies sharing one initiative",
-                field="group",
+                "group and simultaneous are PHANTÄSIA's initiative choices",
+                field="group" if cmd.group is not None else "simultaneous",
             )
         turns.place(ctx, cmd)
 
