@@ -517,6 +517,9 @@ class Contest(PhantasiaCommand):
     target_characteristic: Literal["fue", "agi"] = "fue"
     item: str | None = Field(default=None, max_length=60, description="What is snatched.")
     reaction: bool = False
+    phantasia_point: bool = Field(
+        default=False, description="Spend a PHANTÄSIA point: succeed at once (PHA-PP-2 b)."
+    )
     modifiers: Modifiers = Field(default_factory=dict)
 
 
@@ -587,6 +590,11 @@ class ApplyStatus(CommandBase):
         description="A fourth beneficial status: the one to end, or 'least_time' (PHA-STK-3).",
     )
     modifiers_check: Modifiers = Field(default_factory=dict, description="On the resist check.")
+    resist_point: bool = Field(
+        default=False,
+        description="The creature resisting spends a PHANTÄSIA point: it resists at once "
+        "(PHA-PP-2 b).",
+    )
     from_attack: str | None = Field(
         default=None,
         description="The attack (action id) whose effect it is: after a fumbled DF/DM check "
@@ -610,6 +618,9 @@ class Jump(PhantasiaCommand):
     kind: Literal["long", "high"]
     metres: int = Field(ge=1, le=100)
     fall_m: int | None = Field(default=None, ge=0, le=1000, description="A miss falls this far.")
+    phantasia_point: bool = Field(
+        default=False, description="Spend a PHANTÄSIA point: succeed at once (PHA-PP-2 b)."
+    )
 
 
 class Fall(CommandBase):

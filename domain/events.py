@@ -511,6 +511,7 @@ class CheckRerolled(EncounterEvent):
     combatant: str  # who rolled the check
     action: str
     results: list[dict[str, Any]]  # the attack's results, his check re-rolled
+    replaced: list[dict[str, Any]]  # ... and as they were before (statistics read both)
     rolls: dict[str, Any]  # roll name → the roll
 
 

@@ -110,6 +110,11 @@ def tally(event: Any, attacker: str | None) -> Tally:
     elif kind == "AttackChecked":  # one per target of a power
         for result in event.results:
             add(event.combatant, "hits" if result["hit"] else "misses")
+    elif kind == "CheckRerolled" and attacker is not None:  # the second result stands
+        for before, after in zip(event.replaced, event.results, strict=True):
+            if before["hit"] != after["hit"]:
+                add(attacker, "hits" if after["hit"] else "misses")
+                add(attacker, "hits" if before["hit"] else "misses", -1)
     elif kind in ATTACKS:
         add(event.combatant, "hits" if event.hit else "misses")
     for name, roll in (getattr(event, "rolls", None) or {}).items():

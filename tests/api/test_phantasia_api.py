@@ -186,3 +186,42 @@ def test_given_a_player_when_he_chooses_simultaneous_turns_or_a_group_then_403(
     body = {"type": "roll_initiative", "combatant": pc, "simultaneous": True}
     r = as_player(client, token, eid, {**body, "dice": {"initiative": [3]}})
     assert r.status_code == 403 and r.json()["field"] == "simultaneous"
+
+
+def test_given_a_miss_rerolled_into_a_hit_then_statistics_count_the_hit(
+    client: TestClient,
+) -> None:
+    """PHA-PP-2 a: the second result stands, in the statistics too."""
+    eid, pc, orc, _ = fight(client)
+    command(client, eid, {"type": "award_phantasia_point", "combatant": pc})
+    command(client, eid, {"type": "start_turn"})
+    attack = {"type": "attack_check", "combatant": pc, "targets": [orc], "weapon": "espada"}
+    command(client, eid, {**attack, "dice": {"attack": [11]}})
+    body = {"type": "spend_phantasia_point", "combatant": pc, "use": "reroll"}
+    command(client, eid, {**body, "dice": {"reroll": [2]}})
+    command(client, eid, {"type": "roll_damage", "dice": {"damage": [5]}})
+    stats = combatant_stats(client.app.state.fraylog.event_log(UUID(eid)))
+    assert (stats[pc]["hits"], stats[pc]["misses"]) == (1, 0)
+    assert stats[pc]["rolls_manual"] == 4  # initiative, attack, re-roll, damage
+
+
+def test_given_a_phantasia_point_then_a_contest_a_jump_or_a_resist_succeeds_at_once(
+    client: TestClient,
+) -> None:
+    """PHA-PP-2 b: a point makes a FUE, AGI, INT, VIT, SUE or CA check succeed."""
+    eid, pc, orc, _ = fight(client)
+    command(client, eid, {"type": "award_phantasia_point", "combatant": pc})
+    command(client, eid, {"type": "start_turn"})
+    body = {
+        "type": "contest",
+        "combatant": pc,
+        "kind": "grab",
+        "target": orc,
+        "phantasia_point": True,
+        "dice": {"defender": [2]},
+    }
+    (rolled,) = [e for e in command(client, eid, body)["events"] if e["type"] == "ContestRolled"]
+    assert rolled["data"]["attacker_check"]["automatic"] and rolled["data"]["attacker_wins"]
+    body = {"type": "jump", "combatant": pc, "kind": "long", "metres": 9, "phantasia_point": True}
+    r = client.post(f"/encounters/{eid}/commands", json=body)
+    assert r.status_code == 422 and r.json()["rule"] == "PHA-PP-2"  # no point left

@@ -148,7 +148,15 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
     mine_parts = with_situational(
         {**check_parts(who, ch), **repeat_penalty(who, spent)}, cmd.modifiers
     )
-    a = roll_check(ctx, "attacker", mine_parts, statuses.die_for(who, ch))
+    if cmd.phantasia_point:
+        _spend_point(ctx, who, "auto_success", who)
+    a = roll_check(
+        ctx,
+        "attacker",
+        mine_parts,
+        statuses.die_for(who, ch),
+        auto_success=cmd.phantasia_point,
+    )
     d = roll_check(
         ctx, "defender", check_parts(target, their_ch), statuses.die_for(target, their_ch)
     )
@@ -410,7 +418,15 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
             if bonus:
                 parts["levels above the power's user"] = bonus
         parts = with_situational(parts, cmd.modifiers_check)
-        result = roll_check(ctx, "resist", parts, statuses.die_for(who, cmd.resist))
+        if cmd.resist_point:
+            _spend_point(ctx, who, "auto_success", who)
+        result = roll_check(
+            ctx,
+            "resist",
+            parts,
+            statuses.die_for(who, cmd.resist),
+            auto_success=cmd.resist_point,
+        )
         resisted = record_check(
             ctx,
             combatant=who.id,
@@ -534,7 +550,11 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
     parts = check_parts(who, "fue")
     if base != cmd.metres:
         parts[f"{cmd.metres} m against base {base} m"] = base - cmd.metres
-    result = roll_check(ctx, "jump", parts, statuses.die_for(who, "fue"))
+    if cmd.phantasia_point:
+        _spend_point(ctx, who, "auto_success", who)
+    result = roll_check(
+        ctx, "jump", parts, statuses.die_for(who, "fue"), auto_success=cmd.phantasia_point
+    )
     jumped = record_check(
         ctx,
         combatant=who.id,

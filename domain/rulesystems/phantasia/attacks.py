@@ -535,6 +535,7 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
         combatant=helped.id,
         action=action.id,
         results=results,
+        replaced=action.params["results"],
         rolls=rolls_of(check),
     )
     if check["critical"]:  # PHA-CRIT-3
