@@ -126,6 +126,8 @@ class RuleSystem(ABC):
     conditions: ClassVar[frozenset[str]]
 
     options_model: ClassVar[type[BaseModel] | None] = None
+    # roll_initiative's `group` and `simultaneous` (PHA-INIT-1, -3): only where the rules have them
+    shared_initiative: ClassVar[bool] = False
 
     def _validated(self, model: type[BaseModel], data: dict[str, Any], field: str) -> Any:
         try:
@@ -180,6 +182,16 @@ class RuleSystem(ABC):
 
     # -- commands ---------------------------------------------------------------
     def execute(self, ctx: Context, command: BaseModel) -> None:
+        if isinstance(command, c.RollInitiative) and not self.shared_initiative:
+            chosen = "group" if command.group is not None else None
+            chosen = chosen or ("simultaneous" if command.simultaneous else None)
+            if chosen:
+                raise RuleViolation(
+                    f"{self.name.upper()}-CMD",
+                    f"{chosen} is a PHANTÄSIA initiative choice; the {self.name} rule system "
+                    "has none",
+                    field=chosen,
+                )
         handler = getattr(self, f"on_{command.type}", None)  # type: ignore[attr-defined]
         if handler is None:
             raise RuleViolation(

@@ -80,12 +80,6 @@ class NovusRules(RuleSystem):
 
     # The four steps of a round (NOV-SEQ-1) and what may happen within them.
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
-        if cmd.group is not None or cmd.simultaneous:
-            raise RuleViolation(
-                f"{self.name.upper()}-CMD",
-                "group and simultaneous are PHANTÄSIA's initiative choices",
-                field="group" if cmd.group is not None else "simultaneous",
-            )
         initiative.roll_initiative(ctx, cmd)
 
     def on_declare(self, ctx: Context, cmd: c.Declare) -> None:

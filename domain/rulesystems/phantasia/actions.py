@@ -12,7 +12,12 @@ from domain.dice import checked_dice, dice_of, roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import attacks, damage, statuses
 from domain.rulesystems.phantasia.checks import attacker_wins, roll_check, rolls_of
-from domain.rulesystems.phantasia.record import end_status, record_check, record_status
+from domain.rulesystems.phantasia.record import (
+    end_status,
+    offensive_action_taken,
+    record_check,
+    record_status,
+)
 from domain.rulesystems.phantasia.stats import (
     adj,
     max_phantasia_points,
@@ -83,14 +88,8 @@ def check(ctx: Context, cmd: c.Check) -> None:
         check=result,
         spent={**spent, "action": "check"} if spent else None,
     )
-    if spent and cmd.offensive and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
-        end_status(
-            ctx,
-            cause=checked,
-            combatant=who.id,
-            status="invisible",
-            reason="an offensive action ends it (PHA-STS-9)",
-        )
+    if spent and cmd.offensive:
+        offensive_action_taken(ctx, who.id, checked)
 
 
 def contest(ctx: Context, cmd: c.Contest) -> None:
@@ -180,14 +179,8 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
         effect=effect,
         spent={**spent, "action": cmd.kind},
     )
-    if OFFENSIVE[cmd.kind] and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
-        end_status(
-            ctx,
-            cause=rolled,
-            combatant=who.id,
-            status="invisible",
-            reason="an offensive action ends it (PHA-STS-9)",
-        )
+    if OFFENSIVE[cmd.kind]:
+        offensive_action_taken(ctx, who.id, rolled)
     if not wins:
         return
     if cmd.kind == "grab":
@@ -352,14 +345,8 @@ def act(ctx: Context, cmd: c.Act) -> None:
         end_status(
             ctx, cause=done, combatant=who.id, status="prone", reason="he stands up (PHA-STS-19)"
         )
-    if offensive and ctx.state.combatants[who.id].has("invisible"):  # PHA-STS-9
-        end_status(
-            ctx,
-            cause=done,
-            combatant=who.id,
-            status="invisible",
-            reason="an offensive action ends it (PHA-STS-9)",
-        )
+    if offensive:
+        offensive_action_taken(ctx, who.id, done)
 
 
 # -- statuses ----------------------------------------------------------------------------

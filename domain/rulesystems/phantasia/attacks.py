@@ -12,7 +12,7 @@ from domain.dice import dice_of, roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import damage, statuses
 from domain.rulesystems.phantasia.checks import roll_check, rolls_of
-from domain.rulesystems.phantasia.record import end_status, record_status
+from domain.rulesystems.phantasia.record import offensive_action_taken, record_status
 from domain.rulesystems.phantasia.stats import (
     WEAPON_CODES,
     PhantasiaStats,
@@ -280,15 +280,8 @@ def attack_check(ctx: Context, cmd: c.AttackCheck) -> None:
     }
     for roller in sorted(lucky):  # PHA-CRIT-3, PHA-PM-2: one PM per natural 1 rolled
         pm_change(ctx, roller, 1, "a natural 1 restores 1 PM (PHA-CRIT-3)", checked)
-    who = ctx.state.combatants[who.id]
-    if cmd.offensive and who.has("invisible"):  # PHA-STS-9, Default PHA-AMB-15
-        end_status(
-            ctx,
-            cause=checked,
-            combatant=who.id,
-            status="invisible",
-            reason="an offensive action ends it (PHA-STS-9)",
-        )
+    if cmd.offensive:
+        offensive_action_taken(ctx, who.id, checked)
 
 
 def _means(

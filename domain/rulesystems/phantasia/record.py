@@ -77,3 +77,16 @@ def end_status(
     ctx: Context, *, combatant: str, status: str, reason: str, cause: int | None = None
 ) -> int:
     return ctx.emit(ev.StatusEnded, cause=cause, combatant=combatant, status=status, reason=reason)
+
+
+def offensive_action_taken(ctx: Context, combatant: str, cause: int) -> None:
+    """PHA-STS-9 (Default PHA-AMB-15): any offensive action ends Invisible, once it has
+    resolved with the +5."""
+    if ctx.state.combatants[combatant].has("invisible"):
+        end_status(
+            ctx,
+            cause=cause,
+            combatant=combatant,
+            status="invisible",
+            reason="an offensive action ends it (PHA-STS-9)",
+        )

@@ -127,6 +127,7 @@ class PhantasiaRules(RuleSystem):
     name = "phantasia"
     stats_model = PhantasiaStats
     options_model = PhantasiaOptions
+    shared_initiative = True  # a group's one roll, simultaneous turns (PHA-INIT-1, -3)
     conditions: ClassVar[frozenset[str]] = statuses.NAMES
 
     def hits_of(self, model: PhantasiaStats) -> tuple[dict[str, Any], int, int]:

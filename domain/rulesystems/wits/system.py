@@ -63,12 +63,6 @@ class WitsRules(RuleSystem):
         return wits_view(state)
 
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
-        if cmd.group is not None or cmd.simultaneous:
-            raise RuleViolation(
-                f"{self.name.upper()}-CMD",
-                "group and simultaneous are PHANTÄSIA's initiative choices",
-                field="group" if cmd.group is not None else "simultaneous",
-            )
         turns.place(ctx, cmd)
 
     def on_attack(self, ctx: Context, cmd: c.Attack) -> None:
