@@ -12,7 +12,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from domain.errors import DiceError, DomainError, NotFound
+from domain.errors import DiceError, DiceNeeded, DomainError, NotFound
+from projections.export import record_of
+from projections.narrative import SPANISH_RULESETS, lines_after
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
@@ -75,10 +77,13 @@ def _dice_es(exc: DiceError) -> str | None:
             given = "no se dio ninguna"
         else:
             given = f"solo se {'dio' if exc.given == 1 else 'dieron'} {exc.given}"
-        return (
+        text = (
             f"la tirada {roll} necesita una cara para el dado {exc.die} (un d{exc.sides}), "
             f"pero {given}"
         )
+        if isinstance(exc, DiceNeeded) and exc.needed.get("label_es"):
+            text += f": {exc.needed['label_es']}"
+        return text
     if exc.problem == "range" and exc.die is not None and exc.sides is not None:
         return (
             f"el dado {exc.die} de la tirada {roll} es un d{exc.sides}: {exc.value!r} no está "
@@ -104,15 +109,40 @@ def spanish_detail(exc: DomainError) -> str | None:
     return None
 
 
+def needed_in(needed: dict[str, Any], spanish: bool) -> dict[str, Any]:
+    """The roll asked for, its label in Spanish where asked for and the book has one."""
+    out = {k: v for k, v in needed.items() if k != "label_es"}
+    if spanish and needed.get("label_es"):
+        out["label"] = needed["label_es"]
+    return out
+
+
+def so_far(exc: DiceNeeded, spanish: bool) -> list[dict[str, Any]]:
+    """What the faces given so far decided: the events the command would have recorded up
+    to the missing face, each as its record with its log line (Spanish on request, where
+    the encounter's book reads in Spanish)."""
+    if not exc.so_far or exc.before is None:
+        return []
+    state = exc.before()
+    lang = "es" if spanish and state.ruleset in SPANISH_RULESETS else "en"
+    lines = lines_after(state, exc.so_far, lang)
+    return [
+        {**record_of(e), "text": line["text"]} for e, line in zip(exc.so_far, lines, strict=True)
+    ]
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
         extra: dict[str, Any] = {"rule": exc.rule, "field": exc.field}
+        spanish = asks_spanish(request)
         if isinstance(exc, DiceError):
             extra.update(roll=exc.roll, die=exc.die)
+        if isinstance(exc, DiceNeeded):
+            extra.update(needed=needed_in(exc.needed, spanish), so_far=so_far(exc, spanish))
         detail, headers = exc.detail, dict(getattr(exc, "headers", None) or {})
         headers["Vary"] = "Accept-Language"  # the detail may be Spanish (caches, take note)
-        if asks_spanish(request) and (es := spanish_detail(exc)) is not None:
+        if spanish and (es := spanish_detail(exc)) is not None:
             detail, headers["Content-Language"] = es, "es"
         return problem(exc.status, exc.title, detail, headers, **extra)
 

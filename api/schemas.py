@@ -309,9 +309,98 @@ class EventLog(BaseModel):
     )
 
 
+class DiceAsked(BaseModel):
+    """The next roll a command needs: the table rolls it and sends the command again with
+    the face appended to `dice[roll]`."""
+
+    roll: str = Field(description="The roll name, as the command's `dice` object names it.")
+    die: int = Field(description="Which face of that roll (1-based, roll-ups counted).")
+    sides: int = Field(description="The die to roll: a d`sides`.")
+    count: int = Field(
+        description="How many faces of this roll are needed now, this one included "
+        "(a roll-up or an explosion is asked for when it happens)."
+    )
+    for_: str | None = Field(
+        alias="for", description="The combatant who rolls it (null: the GM's own roll)."
+    )
+    label: str = Field(
+        description="The roll in the table's words (Spanish with lang=es on PHANTÄSIA)."
+    )
+    source: Literal["server"] | None = Field(
+        default=None,
+        description="A preview only: the server rolls this when the command is sent.",
+    )
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class SoFar(EventRecord):
+    """An event the faces given so far decided (not recorded), with its log line."""
+
+    text: str
+
+
 class CommandResult(BaseModel):
     events: list[EventRecord]
     encounter: EncounterPublic
+
+
+class Choice(BaseModel):
+    """A command of play the token may send now: the rules accept it as it is (the table
+    adds the dice it asks for)."""
+
+    type: str = Field(description="The command type.")
+    combatant: str | None = Field(description="Who acts (null: the encounter's own).")
+    label: str = Field(description="The choice in the table's words.")
+    command: dict[str, Any] = Field(description="The command's body, ready to send.")
+    rolls: list[str] = Field(description="The roll names it may ask for, in order.")
+    first_roll: DiceAsked | None = Field(
+        description="The first roll it asks for (null: it rolls nothing; `source: server` "
+        "where the server rolls it)."
+    )
+    fields: dict[str, Any] | None = Field(
+        default=None, description="What else the sender may set, as JSON-schema fragments."
+    )
+
+
+class Form(BaseModel):
+    """A GM override or correction: a command type, for whom, and the fields to fill."""
+
+    type: str
+    combatant: str | None = None
+    command: dict[str, Any] | None = Field(
+        default=None, description="The command, ready to send, where it needs nothing more."
+    )
+    fields: dict[str, Any] | None = Field(
+        default=None, description="The fields to fill, as JSON-schema fragments."
+    )
+
+
+class Choices(BaseModel):
+    """What a token may send now."""
+
+    version: int = Field(description="The version these choices were computed at.")
+    ended: bool
+    step: str | None = Field(description="The rule book's step (see the view).")
+    acting: str | None = Field(description="Whose move it is, where one combatant's is.")
+    role: Literal["gm", "player"]
+    combatants: list[str] | None = Field(description="A player's: whom he acts for.")
+    choices: list[Choice]
+    by_combatant: dict[str, list[str]] = Field(
+        description="Combatant id ('' for the encounter's own) → the command types open."
+    )
+    overrides: list[Form] = Field(description="The GM's: overrides, as forms.")
+    corrections: list[Form] = Field(description="The GM's: undo, redo, void.")
+
+
+class CommandPreview(BaseModel):
+    """What a command would record (nothing is): its events, the view after them, and the
+    roll it stopped at, if it needs a face not given (or a server die)."""
+
+    preview: Literal[True] = True
+    events: list[EventRecord]
+    encounter: EncounterPublic
+    needed: DiceAsked | None = None
 
 
 class CombatantAdded(BaseModel):
@@ -369,4 +458,10 @@ class Problem(BaseModel):
     field: str | None = Field(default=None, description="The request field at fault.")
     roll: str | None = Field(default=None, description="Bad dice: the roll name.")
     die: int | None = Field(default=None, description="Bad dice: which die (1-based).")
+    needed: DiceAsked | None = Field(
+        default=None, description="DICE_NEEDED: the next roll to make, one face at a time."
+    )
+    so_far: list[SoFar] | None = Field(
+        default=None, description="DICE_NEEDED: what the faces already given decided."
+    )
     errors: list[dict[str, Any]] | None = None

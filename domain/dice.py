@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from domain.errors import DiceError
+from domain.errors import DiceError, DiceNeeded
 
 
 @dataclass(frozen=True)
@@ -79,13 +79,30 @@ class Roll:
         }
 
 
+@dataclass(frozen=True)
+class Ask:
+    """What a face is for, as the table is asked for it: who rolls (a combatant id, or
+    None for the GM's own roll), the roll in the table's words (and in Spanish where the
+    book reads in Spanish), and how many faces of this roll are known to be needed now,
+    this one included (a roll-up or an explosion is asked for when it happens)."""
+
+    by: str | None
+    label: str
+    label_es: str | None = None
+    count: int = 1
+
+    def counting(self, count: int) -> Ask:
+        return Ask(self.by, self.label, self.label_es, count)
+
+
 class DiceSource(Protocol):
     """Where faces come from: the server, a seed, or the table (manual)."""
 
     name: str
 
-    def face(self, roll: str, sides: int) -> int:
-        """Return the next face of the named roll, 1..sides."""
+    def face(self, roll: str, sides: int, ask: Ask | None = None) -> int:
+        """Return the next face of the named roll, 1..sides; `ask` says what it is for,
+        for a table asked one die at a time."""
         ...
 
     def finish(self) -> None:
@@ -102,19 +119,11 @@ class ManualDice:
         self._faces = {k: list(v) for k, v in faces.items()}
         self._used: dict[str, int] = {k: 0 for k in faces}
 
-    def face(self, roll: str, sides: int) -> int:
+    def face(self, roll: str, sides: int, ask: Ask | None = None) -> int:
         faces = self._faces.get(roll)
         used = self._used.get(roll, 0)
         if faces is None or used >= len(faces):
-            raise DiceError(
-                roll,
-                f"roll '{roll}' needs a face for die {used + 1} (a d{sides}), "
-                f"but {'none was given' if faces is None else f'only {len(faces)} were given'}",
-                die=used + 1,
-                problem="missing",
-                sides=sides,
-                given=None if faces is None else len(faces),
-            )
+            raise needed(roll, used + 1, sides, ask, None if faces is None else len(faces))
         value = faces[used]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
             raise DiceError(
@@ -179,7 +188,7 @@ class DerivedDice:
         self.attempt = attempt
         self._counts: dict[str, int] = {}
 
-    def face(self, roll: str, sides: int) -> int:
+    def face(self, roll: str, sides: int, ask: Ask | None = None) -> int:
         n = self._counts.get(roll, 0)
         self._counts[roll] = n + 1
         return derived_face(
@@ -198,10 +207,10 @@ class MixedDice:
         self._fallback = fallback
         self.name = manual.name
 
-    def face(self, roll: str, sides: int) -> int:
+    def face(self, roll: str, sides: int, ask: Ask | None = None) -> int:
         if self._fallback is None or roll in self._manual._faces:
-            return self._manual.face(roll, sides)
-        return self._fallback.face(roll, sides)
+            return self._manual.face(roll, sides, ask)
+        return self._fallback.face(roll, sides, ask)
 
     def source_of(self, roll: str) -> str:
         if self._fallback is None or roll in self._manual._faces:
@@ -229,9 +238,33 @@ def source_name(dice: DiceSource, roll: str) -> str:
     return dice.name
 
 
-def roll_plain(dice: DiceSource, name: str, count: int, sides: int, **mods: int) -> Roll:
+def needed(roll: str, die: int, sides: int, ask: Ask | None, given: int | None) -> DiceNeeded:
+    """The refusal of a command that needs a face the table has not given yet: which roll
+    comes next, whose, in the table's words."""
+    ask = ask or Ask(None, f"{roll}: a d{sides}")
+    return DiceNeeded(
+        {
+            "roll": roll,
+            "die": die,
+            "sides": sides,
+            "count": ask.count,
+            "for": ask.by,
+            "label": ask.label,
+            **({"label_es": ask.label_es} if ask.label_es else {}),
+        },
+        f"roll '{roll}' needs a face for die {die} (a d{sides}), but "
+        f"{'none was given' if given is None else f'only {given} were given'}: "
+        f"{ask.label}",
+        given=given,
+    )
+
+
+def roll_plain(
+    dice: DiceSource, name: str, count: int, sides: int, ask: Ask | None = None, **mods: int
+) -> Roll:
     """`count` dice of `sides` sides with no chains (e.g. 1d10 for a Snag's hurt)."""
-    faces = [dice.face(name, sides) for _ in range(count)]
+    ask = ask or Ask(None, f"{name}: {count}d{sides}")
+    faces = [dice.face(name, sides, ask.counting(count - i)) for i in range(count)]
     return Roll(
         name=name,
         expression=f"{count}d{sides}",

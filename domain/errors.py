@@ -62,6 +62,27 @@ class DiceError(DomainError):
         self.left = left
 
 
+class DiceNeeded(DiceError):
+    """Raised when a command whose dice come from the table needs a face it was not given:
+    nothing is recorded, and `needed` says which roll comes next (roll, die, sides, count,
+    for whom, in the table's words); the client adds the face and sends the command again.
+    `so_far` is filled in by whoever ran the command: what the faces already given decided."""
+
+    def __init__(self, needed: dict[str, Any], detail: str, *, given: int | None) -> None:
+        super().__init__(
+            needed["roll"],
+            detail,
+            die=needed["die"],
+            problem="missing",
+            sides=needed["sides"],
+            given=given,
+        )
+        self.rule = "DICE_NEEDED"
+        self.needed = needed
+        self.so_far: list[Any] = []  # the events the faces given decided (not recorded)
+        self.before: Any = None  # () -> the state those events follow
+
+
 class NotFound(DomainError):
     """Raised when a command names a combatant or action the encounter does not have."""
 

@@ -14,9 +14,10 @@ from eventsourcing.utils import get_topic
 from domain import events as ev
 from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo, Void
 from domain.encounter import GM, Encounter, project_encounter
-from domain.errors import DomainError
+from domain.errors import DiceNeeded, DomainError
 from domain.state import EncounterState
 from infra.access import AccessStore, Grant, check_command
+from infra.choices import choices
 from infra.dice import dice_for
 from infra.secrets import SecretStore
 from infra.settings import Settings
@@ -53,10 +54,12 @@ class EncounterNotFound(DomainError):
 
 @dataclass(frozen=True)
 class Recorded:
-    """What a command recorded, and the encounter after it."""
+    """What a command recorded (or, previewed, would record), and the encounter after it;
+    a preview that stopped at a face not given says which (`needed`)."""
 
     events: list[Any]
     state: EncounterState
+    needed: dict[str, Any] | None = None
 
 
 class Fraylog(Application[UUID]):
@@ -122,20 +125,55 @@ class Fraylog(Application[UUID]):
         combatant = encounter.add_combatant(name, side, stats, actor=actor)
         return combatant, self._save(encounter)
 
-    def execute(self, encounter_id: UUID, command: Any, grant: Grant | None = None) -> Recorded:
+    def execute(
+        self,
+        encounter_id: UUID,
+        command: Any,
+        grant: Grant | None = None,
+        *,
+        preview: bool = False,
+    ) -> Recorded:
         """Run a command; with a `grant` (a token's), only what it allows, its actor the
-        token's; without one (open mode, the CLI), the command's `actor` or the GM."""
+        token's; without one (open mode, the CLI), the command's `actor` or the GM.
+
+        A command that needs a face the table has not given yet records nothing and raises
+        DiceNeeded, with `so_far` the events the faces given decided (unstored) and
+        `before` the state they follow. A `preview` runs the command on a copy and saves
+        nothing: it draws no server die (it stops at the first, like at a missing face)."""
         encounter = self._load(encounter_id, command.expected_version)
         state = encounter.state
+        before = state.version
         if grant is not None:
             check_command(grant, command, state)
             actor = grant.actor
         else:
             actor = command.actor or GM
+        try:
+            self._run(encounter, encounter_id, command, actor, preview)
+        except DiceNeeded as needed:
+            if preview:
+                return Recorded(list(encounter.pending_events), encounter.state, needed.needed)
+            needed.so_far = list(encounter.pending_events)
+            needed.before = lambda: self.state(encounter_id, before)
+            raise
+        if preview:
+            return Recorded(list(encounter.pending_events), encounter.state)
+        return self._save(encounter)
+
+    def _run(
+        self, encounter: Encounter, encounter_id: UUID, command: Any, actor: str, preview: bool
+    ) -> None:
+        state = encounter.state
         if isinstance(command, Void | Undo | Redo):
             history = list(self.events.get(encounter_id, lte=encounter.version))
             encounter.correct(command, history, actor=actor)
         elif isinstance(command, RevealDice | EndEncounter):
+            if preview:  # its event holds the secret
+                raise DomainError(
+                    "PREVIEW",
+                    f"{command.type} reveals the dice secret; it cannot be previewed",
+                    field="preview",
+                )
             encounter.refuse_if_ended()
             ending = command.reason if isinstance(command, EndEncounter) else None
             following = None if ending else self.secrets.commit(encounter_id)
@@ -149,9 +187,22 @@ class Fraylog(Application[UUID]):
                 command.dice_source,
                 lambda: self._secret(encounter_id, state),
                 lambda: self.secrets.next_attempt(encounter_id, state.version + 1),
+                preview=preview,
             )
             encounter.execute(command, dice, actor=actor)
-        return self._save(encounter)
+
+    def choices(self, encounter_id: UUID, grant: Grant | None = None) -> dict[str, Any]:
+        """What `grant` (None: open mode, the GM) may send now (infra.choices)."""
+        encounter = self.encounter(encounter_id)
+        corrections = {}
+        if grant is None or grant.is_gm:
+            for correction in (Undo(), Redo()):
+                try:
+                    self.execute(encounter_id, correction, None, preview=True)
+                    corrections[correction.type] = True
+                except DomainError:
+                    corrections[correction.type] = False
+        return choices(encounter, grant, corrections)
 
     def _secret(self, encounter_id: UUID, state: EncounterState) -> bytes:
         try:

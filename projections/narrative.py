@@ -63,6 +63,27 @@ def _narrate(
         state = evolve(state, event)
 
 
+def lines_after(
+    state: EncounterState, events: Sequence[Any], lang: Lang = "en"
+) -> list[dict[str, Any]]:
+    """The lines of events not (yet) stored, told from the state before them: what a
+    command's faces so far decided, or what a preview would record. `state` is folded on
+    (pass a copy you may spend)."""
+    lines = _LINES | _LINES_ES if lang == "es" else _LINES
+    out = []
+    for event in events:
+        kind = type(event).__name__
+        out.append(
+            {
+                "position": event.originator_version,
+                "type": kind,
+                "text": lines[kind](event, state),
+            }
+        )
+        state = evolve(state, event)
+    return out
+
+
 def _name(state: EncounterState, combatant_id: str) -> str:
     who = state.combatants.get(combatant_id)
     return who.name if who else combatant_id

@@ -27,7 +27,7 @@ from api.deps import (
     log_lang,
     token_grant,
 )
-from api.problems import PROBLEM
+from api.problems import PROBLEM, needed_in
 from api.schemas import MAX_POSITION
 from domain.commands import Command
 from domain.corrections import voided_by
@@ -218,7 +218,7 @@ async def add_combatant(
 
 @router.post(
     "/{encounter_id}/commands",
-    response_model=s.CommandResult,
+    response_model=s.CommandResult | s.CommandPreview,
     responses=ERRORS,
     response_model_by_alias=True,
     operation_id="run_command",
@@ -238,9 +238,23 @@ async def run_command(
         ),
     ] = None,
     lang: Annotated[Lang | None, Depends(error_lang)] = None,
+    preview: Annotated[
+        bool,
+        Query(
+            description="Run the command without recording it: the events it would record, "
+            "the view after them, and `needed` if it stops at a face not given or at a "
+            "server die (none is drawn). Nothing changes: version, idempotency keys, feed."
+        ),
+    ] = False,
 ) -> Any:
     """Run one command; returns the events it recorded and the new view. The GM may run any
     command; a player acts only for his own combatants (403 otherwise).
+
+    Dice from the table (`dice_source: manual`) are asked for one roll at a time: a command
+    that needs a face it was not given records nothing and answers 422 with rule
+    `DICE_NEEDED`, `needed` (the next roll: name, die, sides, whose, in the table's words)
+    and `so_far` (what the faces given decided); append the face to `dice[roll]` and send
+    the same command again.
 
     A refusal's `detail` is in Spanish (with `Content-Language: es`) when asked for with
     `?lang=es` or an `Accept-Language` whose first language is `es`: the error's own Spanish
@@ -248,6 +262,10 @@ async def run_command(
     refusal keeps its English detail."""
     actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
     acting = grant if fraylog.settings.auth else None
+    if preview:  # records nothing, so it keeps no idempotency key either
+        return JSONResponse(
+            await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
+        )
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
         return JSONResponse(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
@@ -273,6 +291,19 @@ def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None
     return {
         "events": [record_of(e) for e in recorded.events],
         "encounter": encounter_view(recorded.state),
+    }
+
+
+def _preview(
+    fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None, lang: Lang | None
+) -> dict:
+    previewed = fraylog.execute(encounter_id, command, grant, preview=True)
+    needed = previewed.needed and needed_in(previewed.needed, lang == "es")
+    return {
+        "preview": True,
+        "events": [record_of(e) for e in previewed.events],
+        "encounter": encounter_view(previewed.state),
+        "needed": needed or None,
     }
 
 
@@ -413,6 +444,21 @@ async def get_log(
     if lang == "es":
         response.headers["Content-Language"] = "es"
     return {"lines": list(narrative(events, lang))}
+
+
+@router.get(
+    "/{encounter_id}/choices",
+    response_model=s.Choices,
+    responses=ERRORS,
+    operation_id="get_choices",
+)
+async def get_choices(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> Any:
+    """What the asking token may send now: the step and whose move it is, each command of
+    play it may send for the combatants it acts for (complete, with the rolls it may ask
+    for and the first one), and for the GM the overrides and corrections. A screen draws
+    its buttons from this and needs no knowledge of the rules."""
+    acting = grant if fraylog.settings.auth else None
+    return JSONResponse(await run_in_threadpool(fraylog.choices, encounter_id, acting))
 
 
 @router.get(

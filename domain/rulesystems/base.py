@@ -14,6 +14,12 @@ from domain.dice import DiceSource
 from domain.errors import RuleViolation
 from domain.state import EncounterState
 
+Choice = dict[str, Any]
+"""A command that may be sent now: `type`, `combatant` (who acts, or None for the
+encounter's own), `command` (the whole body, no dice), `label` (in the table's words),
+`rolls` (the roll names it may ask for, in order), and optionally `fields` (what else the
+sender may set, e.g. metres to move)."""
+
 
 class Context:
     """One command's run: the working state, its dice and a way to record events."""
@@ -179,6 +185,72 @@ class RuleSystem(ABC):
     @abstractmethod
     def view(self, state: EncounterState) -> dict[str, Any]:
         """What follows from the facts: step, order, whose turn, AP left, DEF, down."""
+
+    # -- what can happen now ----------------------------------------------------------
+    def choices(self, state: EncounterState) -> list[Choice]:
+        """The commands of play that may make sense now, each complete (no dice): for every
+        combatant who may act, each command type with each of its enumerable options
+        (living targets, weapons, affordable actions, open defences, statuses that may
+        end), plus the encounter's own (end the round). Generous is fine: the app keeps
+        only those the asking token may send and the rules accept (each is run on a copy
+        up to its first die, nothing recorded), so a candidate the rules refuse is simply
+        dropped; but a command the rules would accept must not be missing."""
+        return []
+
+    def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The GM's overrides as forms: a command type, for whom, and its fields (with
+        their enumerable values). Not probed: the GM fills the free fields."""
+        forms: list[dict[str, Any]] = []
+        for who in state.combatants.values():
+            forms.append(
+                {
+                    "type": "adjust_hits",
+                    "combatant": who.id,
+                    "fields": {"amount": {"type": "integer"}, "reason": {"type": "string"}},
+                }
+            )
+            forms.append(
+                {
+                    "type": "set_condition",
+                    "combatant": who.id,
+                    "fields": {
+                        "condition": {"enum": sorted(self.conditions)},
+                        "count": {"type": "integer"},
+                        "reason": {"type": "string"},
+                    },
+                }
+            )
+            held = sorted({*who.conditions} | ({"bleeding"} if who.wounds else set()))
+            if held:
+                forms.append(
+                    {
+                        "type": "clear_condition",
+                        "combatant": who.id,
+                        "fields": {"condition": {"enum": held}, "reason": {"type": "string"}},
+                    }
+                )
+            forms.append(
+                {
+                    "type": "set_modifier",
+                    "combatant": who.id,
+                    "fields": {
+                        "name": {"type": "string"},
+                        "applies_to": {"type": "string"},
+                        "value": {"type": "integer"},
+                        "rounds": {"type": "integer"},
+                        "reason": {"type": "string"},
+                    },
+                }
+            )
+            if who.effects:
+                forms.append(
+                    {
+                        "type": "clear_modifier",
+                        "combatant": who.id,
+                        "fields": {"name": {"enum": sorted({e.name for e in who.effects})}},
+                    }
+                )
+        return forms
 
     # -- commands ---------------------------------------------------------------
     def execute(self, ctx: Context, command: BaseModel) -> None:
