@@ -34,6 +34,7 @@ from domain.corrections import voided_by
 from domain.encounter import GM
 from domain.errors import DomainError, NotFound
 from domain.events import Correction
+from domain.fold import evolve
 from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
 from projections.diff import diff_views
@@ -542,10 +543,19 @@ async def stream(
         str | None,
         Header(max_length=20, description="Sent by EventSource on reconnecting: resume after it."),
     ] = None,
+    view: Annotated[
+        bool,
+        Query(
+            description="After the events of each command, a message of type `view` whose "
+            "data is the encounter view after them (as GET /encounters/{id} answers), so a "
+            "screen never fetches again after an event."
+        ),
+    ] = False,
 ) -> EventSourceResponse:
     """The live feed (server-sent events): one message per stored event, its position as
     the SSE id and the event record as data, from position `after` (or `Last-Event-ID`) on;
-    a comment every few seconds keeps idle connections open."""
+    with `view=true`, a `view` message after each command's events; a comment every few
+    seconds keeps idle connections open."""
     token = credentials.credentials if credentials else access_token
     grant = await grant_for(fraylog, encounter_id, token)
     await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
@@ -566,18 +576,54 @@ async def stream(
         try:
             # voided_by as of when each event is sent; later corrections come as events
             corrections = await run_in_threadpool(fraylog.corrections, encounter_id)
+            views = (
+                Views(
+                    await run_in_threadpool(fraylog.state, encounter_id, start) if start else None
+                )
+                if view
+                else None
+            )
             async for page in feed.follow(encounter_id, start):
                 if not await _still_allowed(fraylog, encounter_id, token):
                     return  # the token was revoked while the stream was open
                 corrections += [e for e in page if isinstance(e, Correction)]
-                for rec in records(page, voided_by(corrections)):
+                complete = len(page) < fraylog.settings.page_size  # it ends where saves end
+                for event, rec in zip(page, records(page, voided_by(corrections)), strict=True):
+                    if views is not None and (shown := views.before(event)) is not None:
+                        yield shown
                     yield {"id": str(rec["position"]), "data": json.dumps(rec)}
+                if views is not None and complete and (shown := views.now()) is not None:
+                    yield shown
         finally:
             release()
 
     return EventSourceResponse(
         messages(), ping=fraylog.settings.heartbeat_seconds, background=BackgroundTask(release)
     )
+
+
+class Views:
+    """The `view` messages of a stream: the state folded along the events sent (the one
+    fold), its view sent once each command's events are all out."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.command: int | None = None  # the command of the last event folded
+        self.shown = True
+
+    def before(self, event: Any) -> dict[str, Any] | None:
+        """Fold `event`; the view of the command before it, if that one just ended."""
+        shown = self.now() if self.command is not None and event.command != self.command else None
+        self.state = evolve(self.state, event)
+        self.command, self.shown = event.command, False
+        return shown
+
+    def now(self) -> dict[str, Any] | None:
+        """The view after the last event folded, unless it was sent."""
+        if self.shown or self.state is None:
+            return None
+        self.shown = True
+        return {"event": "view", "data": json.dumps(encounter_view(self.state))}
 
 
 async def _still_allowed(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> bool:
