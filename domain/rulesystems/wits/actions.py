@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
+from domain.dice import Ask
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.wits import turns
 from domain.rulesystems.wits.attacks import CHARGE_FROM_M, gm_modifiers, metres, skill_of
-from domain.rulesystems.wits.dice import test_roll
+from domain.rulesystems.wits.dice import test_roll, under
 
 KNOCK_BACK_AFTER_CHARGE = -5  # WIT-CHG-4
 
@@ -144,7 +145,19 @@ def knock_back(ctx: Context, cmd: c.KnockBack) -> None:
     parts = {"charge": KNOCK_BACK_AFTER_CHARGE} if action.params["charge"] else {}
     parts |= gm_modifiers(state, who, "act")
     skill = skill_of(strength, "strength", with_situational(parts, cmd.modifiers))
-    roll = test_roll(ctx.dice, "strength", turns.options_of(state).test_die)
+    die = turns.options_of(state).test_die
+    attacker = state.combatants[action.combatant].name
+    roll = test_roll(
+        ctx.dice,
+        "strength",
+        die,
+        Ask(
+            who.id,
+            f"{who.name}'s Strength test to stay on his feet, knocked back by {attacker}"
+            f"{' (a Charge: −5)' if action.params['charge'] else ''}: "
+            f"{under(die, skill['effective'])}",
+        ),
+    )
     stays_up = roll.total <= skill["effective"]  # WIT-TEST-1
     position = ctx.emit(
         ev.KnockBackTested,

@@ -6,10 +6,11 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
+from domain.dice import Ask
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.wits import turns
-from domain.rulesystems.wits.dice import damage_roll, test_roll
+from domain.rulesystems.wits.dice import damage_roll, test_roll, under
 from domain.rulesystems.wits.stats import Weapon, WitsStats
 from domain.state import ActionState, CombatantState, EncounterState
 
@@ -30,6 +31,12 @@ CHARGE_MODIFIER = -2  # WIT-CHG-2
 TOTAL_SINGLE_BONUS = 3  # WIT-DEF-4
 TOTAL_BLOWS = 3  # WIT-DEF-3
 TOP_HEAVY_PARRY = -2  # WIT-DEF-8
+DEFENCE_NAMES = {"parry": "Parry", "block": "Block", "dodge": "Dodge"}
+MODE_NAMES = {
+    "basic": "Basic Defense",
+    "total": "Total Defense",
+    "total_single": "Total Defense against this one attack",
+}
 CRITICAL = ("critical", "extraordinary")  # Default WIT-AMB-3: extraordinary is critical too
 
 
@@ -381,7 +388,17 @@ def roll_attack(ctx: Context, degree: str | None = None, hit: bool | None = None
     target = state.combatants[action.target or ""]
     options = turns.options_of(state)
     skill = attack_skill(state, who, action)
-    roll = test_roll(ctx.dice, "attack", options.test_die)
+    roll = test_roll(
+        ctx.dice,
+        "attack",
+        options.test_die,
+        Ask(
+            who.id,
+            f"{who.name}'s {action.weapon} attack on {target.name}"
+            f"{' (a Charge)' if action.params['charge'] else ''}: "
+            f"{under(options.test_die, skill['effective'])}",
+        ),
+    )
     success = roll.total <= skill["effective"]  # WIT-TEST-1
     degree, source = _degree(degree, success, roll.total, state)
     success = degree != "failure"
@@ -394,7 +411,17 @@ def roll_attack(ctx: Context, degree: str | None = None, hit: bool | None = None
         if critical and not defence["magical"]:  # WIT-CRIT-2 (Default WIT-AMB-20)
             outcome |= {"rolled": False, "success": False, "why": "WIT-CRIT-2"}
         else:
-            d = test_roll(ctx.dice, "defence", options.test_die)
+            d = test_roll(
+                ctx.dice,
+                "defence",
+                options.test_die,
+                Ask(
+                    target.id,
+                    f"{target.name}'s {DEFENCE_NAMES[defence['kind']]} "
+                    f"({MODE_NAMES[defence['mode']]}) against {who.name}: "
+                    f"{under(options.test_die, outcome['effective'])}",
+                ),
+            )
             rolls["defence"] = d.to_dict()
             outcome |= {
                 "rolled": True,
@@ -452,6 +479,8 @@ def _damage(
         groups,
         roll_up=action.params["physical"],  # WIT-DMG-3, WIT-DMG-7
         open_ended=options.roll_up == "open",  # Default WIT-AMB-4
+        by=who.id,
+        whose=f"{who.name}'s {weapon.name} damage on {target.name}",
     )
     protection = turns.stats_of(target).armour.protection
     ignored = degree in CRITICAL  # WIT-CRIT-1
