@@ -11,7 +11,7 @@ from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import combat, snags
 from domain.rulesystems.novus.boons import Purchase, check_purchase
-from domain.rulesystems.novus.dice import boon_points, open_2d10, snag_points
+from domain.rulesystems.novus.dice import Asking, boon_points, open_2d10, snag_points
 from domain.rulesystems.novus.initiative import gain_fate_point
 from domain.rulesystems.novus.saves import roll_save
 from domain.state import ActionState, EncounterState, PendingPoints
@@ -44,8 +44,8 @@ def roll_attack(
         if not success:
             situational["failed Riding roll"] = -1  # NOV-MNT-2, NOV-MCH-5
     ab = combat.attack_bonus(state, attacker, action, weapon, situational)
-    roll = open_2d10(ctx.dice, roll_name, ab)
     defence = combat.defence(state, target)
+    roll = open_2d10(ctx.dice, roll_name, ab, attack_asking(state, action, target.id, roll_name))
     margin = roll.total - defence["def"]
     hit = margin >= 0 if gm_hit is None else gm_hit  # the GM may override
     if gm_hit is not None:
@@ -76,13 +76,44 @@ def roll_attack(
     return pos
 
 
+def attack_asking(
+    state: EncounterState, action: ActionState, target_id: str, roll_name: str
+) -> Asking:
+    """Who rolls an attack and what for, in the table's words: the attacker, the attack as
+    declared (an Opportunity Attack, a Lightning Attack, a stray blow at a friend), the
+    weapon and the DEF it is rolled against (NOV-ATK-1..3)."""
+    attacker = state.combatants[action.combatant]
+    target = state.combatants[target_id]
+    against = f"DEF {combat.defence(state, target)['def']}"
+    if roll_name == "friend_attack":  # NOV-SNAG-2
+        return Asking(
+            attacker.id,
+            f"{attacker.name}'s blow goes astray at {target.name} "
+            f"(Snag: hit the nearest friend; {against})",
+            f"{attacker.name}'s stray blow",
+        )
+    label = action.params.get("label", action.kind)
+    if action.id.endswith(".lightning"):  # Default NOV-AMB-42
+        label = "Lightning Attack"
+    with_ = f"the {action.weapon}" if action.weapon else "bare hands"
+    return Asking(
+        attacker.id,
+        f"{attacker.name} attacks {target.name} with {with_} ({label}; {against})",
+        f"{attacker.name}'s attack",
+    )
+
+
 def riding_roll(ctx: Context, action: ActionState) -> tuple[bool, int]:
     """The mandatory Riding roll, no AP (NOV-MNT-1, NOV-MCH-4, -5): a failure costs −1 AB
     and −1 DEF, at most once a round (Default NOV-AMB-23)."""
     rider = ctx.state.combatants[action.combatant]
     tn = int(action.params["riding_tn"])
     mods = {"riding": combat.stats_of(rider).riding, **combat.action_penalties(ctx.state, rider)}
-    roll = open_2d10(ctx.dice, "riding", mods)
+    label = action.params.get("label", action.kind)
+    asking = Asking(
+        rider.id, f"{rider.name}'s Riding roll for the {label} (TN {tn})", f"{rider.name}'s Riding"
+    )
+    roll = open_2d10(ctx.dice, "riding", mods, asking)
     success = roll.total >= tn
     effects = []
     already = any(e.name == "failed Riding roll" for e in rider.effects_for("def", ctx.state.round))
@@ -184,7 +215,13 @@ def spell_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
         },
         cmd.modifiers,
     )
-    roll = open_2d10(ctx.dice, "casting", mods)
+    asking = Asking(
+        caster.id,
+        f"{caster.name} casts at {target.name} (casting TN {params['casting_tn']}, then "
+        f"against DEF {combat.defence(state, target)['def']})",
+        f"{caster.name}'s casting roll",
+    )
+    roll = open_2d10(ctx.dice, "casting", mods, asking)
     cast = roll.total >= int(params["casting_tn"])
     defence = {**combat.defence(state, target), "casting_tn": params["casting_tn"], "cast": cast}
     margin = roll.total - defence["def"]

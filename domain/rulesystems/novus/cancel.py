@@ -12,7 +12,7 @@ from domain.rulesystems.base import Context
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import combat, rounds
 from domain.rulesystems.novus.declare import _action
-from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
 from domain.state import ActionState, CombatantState, EncounterState
 
@@ -234,7 +234,15 @@ def block(ctx: Context, action: ActionState) -> None:
     if incoming is not None:
         their_weapon = combat.stats_of(attacker).weapon(incoming.weapon)
         tn += sum(combat.attack_bonus(state, attacker, incoming, their_weapon, {}).values())
-    roll = open_2d10(ctx.dice, "block", own)
+    against = (
+        f"{attacker.name}'s attack (TN {tn})"
+        if incoming is not None
+        else f"{attacker.name}, who has no attack on him waiting (it cannot succeed)"
+    )
+    asking = Asking(
+        blocker.id, f"{blocker.name}'s Block against {against}", f"{blocker.name}'s Block"
+    )
+    roll = open_2d10(ctx.dice, "block", own, asking)
     success = incoming is not None and roll.total >= tn
     pos = ctx.emit(
         ev.BlockRolled,

@@ -10,7 +10,7 @@ from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import rounds
 from domain.rulesystems.novus.combat import stats_of
-from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.state import CombatantState
 
 
@@ -65,7 +65,8 @@ def roll_initiative(ctx: Context, cmd: c.RollInitiative) -> None:
             mods = with_situational(
                 {"spd bonus": bonuses.spd, "wis bonus": bonuses.wis}, cmd.modifiers
             )
-            roll = open_2d10(ctx.dice, name, mods)
+            asking = Asking(who.id, f"{who.name}'s initiative", f"{who.name}'s initiative")
+            roll = open_2d10(ctx.dice, name, mods, asking)
             pos = ctx.emit(
                 ev.InitiativeRolled,
                 combatant=who.id,

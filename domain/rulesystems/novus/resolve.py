@@ -10,7 +10,7 @@ from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import cancel, combat, rounds
 from domain.rulesystems.novus.attacks import resolve_attack, spell_attack
-from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
 from domain.state import ActionState
 
@@ -98,7 +98,13 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
         **combat.action_penalties(state, healer, action),
     }
     mods = with_situational(computed, cmd.modifiers)
-    roll = open_2d10(ctx.dice, "first_aid", mods)
+    on = "himself" if patient.id == healer.id else patient.name
+    asking = Asking(
+        healer.id,
+        f"{healer.name}'s First Aid on {on}: {purpose} (TN {tn})",
+        f"{healer.name}'s First Aid",
+    )
+    roll = open_2d10(ctx.dice, "first_aid", mods, asking)
     success = roll.total >= tn  # NOV-CORE-1
     pos = ctx.emit(
         ev.FirstAidRolled,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain import events as ev
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus.combat import stats_of
-from domain.rulesystems.novus.dice import open_2d10
+from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
 
 SAVE_BONUS = 5  # NOV-SAVE-1
@@ -27,7 +27,11 @@ def roll_save(
     who = ctx.state.combatants[combatant]
     bonus = stats_of(who).bonuses.of(stat)  # type: ignore[arg-type]
     mods = with_situational({f"{stat} bonus": bonus, "save": SAVE_BONUS}, modifiers or {})
-    roll = open_2d10(ctx.dice, roll_name, mods)
+    for_ = f", {purpose}" if purpose else ""
+    asking = Asking(
+        who.id, f"{who.name}'s Save vs. {stat.capitalize()} (TN {tn}{for_})", f"{who.name}'s Save"
+    )
+    roll = open_2d10(ctx.dice, roll_name, mods, asking)
     saved = roll.total >= tn  # NOV-CORE-1: equal succeeds
     pos = ctx.emit(
         ev.SaveRolled,

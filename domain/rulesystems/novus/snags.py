@@ -8,7 +8,7 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import roll_plain
+from domain.dice import Ask, roll_plain
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.novus import combat
@@ -130,7 +130,8 @@ def _harm(ctx: Context, pending: PendingPoints, snag: Snag, spec: c.SnagSpec, at
     stats = combat.stats_of(who)
     weapon = stats.weapon(pending.weapon)
     if snag.name == "hurt_yourself":  # 1d10 hits, the worn armour's AR applies
-        roll = roll_plain(ctx.dice, "hurt_yourself", 1, 10)
+        ask = Ask(who.id, f"{who.name}'s Snag, hurt yourself: 1d10 hits (armour applies)")
+        roll = roll_plain(ctx.dice, "hurt_yourself", 1, 10, ask)
         dmg = combat.damage({"1d10": roll.total}, 0, {}, stats.ar)
         ctx.apply_damage(who.id, dmg, cause=at, rolls={"hurt_yourself": roll.to_dict()})
     elif snag.name == "weapon_breaks" and weapon is not None:  # Default NOV-AMB-44: 2 × BD
