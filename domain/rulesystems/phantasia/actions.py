@@ -8,9 +8,9 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import checked_dice, dice_of, roll_plain
+from domain.dice import Ask, checked_dice, dice_of, roll_plain
 from domain.rulesystems.base import Context, with_situational
-from domain.rulesystems.phantasia import attacks, damage, statuses
+from domain.rulesystems.phantasia import asks, attacks, damage, statuses
 from domain.rulesystems.phantasia.checks import attacker_wins, roll_check, rolls_of
 from domain.rulesystems.phantasia.record import (
     end_status,
@@ -36,6 +36,15 @@ from domain.rulesystems.phantasia.turns import (
 )
 from domain.state import CombatantState
 
+# what an opposed check tries, in the table's words: the attacker's (English, Spanish,
+# {t} the target) and the defender's (Spanish)
+CONTEST_WORDS = {
+    "grab": ("grab {t}", "agarrar a {t}", "agarrarlo"),
+    "snatch": ("snatch from {t}", "arrebatar algo a {t}", "arrebatarle algo"),
+    "push": ("push {t}", "empujar a {t}", "empujarlo"),
+    "knock_down": ("knock down {t}", "tumbar a {t}", "tumbarlo"),
+    "escape": ("break free of {t}", "liberarse de {t}", "liberarse de él"),
+}
 # Default PHA-AMB-28: what is offensive unless the narrator marks otherwise
 OFFENSIVE = {"grab": True, "snatch": True, "push": True, "knock_down": True, "escape": False}
 
@@ -73,12 +82,16 @@ def check(ctx: Context, cmd: c.Check) -> None:
     if cmd.phantasia_point:
         payer = state.combatant(cmd.helped_by) if cmd.helped_by else who
         _spend_point(ctx, payer, "auto_success", who)
+    ch = cmd.characteristic.upper()
+    purpose = "" if cmd.purpose == "check" else f" ({cmd.purpose})"
     result = roll_check(
         ctx,
         "check",
         parts,
         statuses.die_for(who, cmd.characteristic),
         auto_success=cmd.phantasia_point,
+        by=who.id,
+        says=(f"{who.name}'s {ch} check{purpose}", f"Chequeo de {ch} de {who.name}{purpose}"),
     )
     checked = record_check(
         ctx,
@@ -149,15 +162,32 @@ def contest(ctx: Context, cmd: c.Contest) -> None:
     )
     if cmd.phantasia_point:
         _spend_point(ctx, who, "auto_success", who)
+    en, es, es_him = CONTEST_WORDS[cmd.kind]
     a = roll_check(
         ctx,
         "attacker",
         mine_parts,
         statuses.die_for(who, ch),
         auto_success=cmd.phantasia_point,
+        by=who.id,
+        says=(
+            f"{who.name}'s {ch.upper()} to {en.format(t=target.name)}, against his "
+            f"{their_ch.upper()} (the larger margin wins, a tie goes to the defender)",
+            f"{ch.upper()} de {who.name} para {es.format(t=target.name)}, contra su "
+            f"{their_ch.upper()} (gana el mayor margen; el empate, para el defensor)",
+        ),
     )
     d = roll_check(
-        ctx, "defender", check_parts(target, their_ch), statuses.die_for(target, their_ch)
+        ctx,
+        "defender",
+        check_parts(target, their_ch),
+        statuses.die_for(target, their_ch),
+        by=target.id,
+        says=(
+            f"{target.name}'s {their_ch.upper()} against {who.name}'s attempt to "
+            f"{en.format(t='him')}",
+            f"{their_ch.upper()} de {target.name} contra {who.name}, que intenta {es_him}",
+        ),
     )
     wins = attacker_wins(a, d)
     effect: dict[str, Any] = {}
@@ -407,12 +437,20 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
         parts = with_situational(parts, cmd.modifiers_check)
         if cmd.resist_point:
             _spend_point(ctx, who, "auto_success", who)
+        shown = name if cmd.status == statuses.MAGIC else None
         result = roll_check(
             ctx,
             "resist",
             parts,
             statuses.die_for(who, cmd.resist),
             auto_success=cmd.resist_point,
+            by=who.id,
+            says=(
+                f"{who.name} resists {shown or asks.status_en(name)}: {cmd.resist.upper()} "
+                "check (a success avoids it)",
+                f"{who.name} resiste {shown or asks.status_es(name)}: chequeo de "
+                f"{cmd.resist.upper()} (si lo supera, lo evita)",
+            ),
         )
         resisted = record_check(
             ctx,
@@ -540,7 +578,17 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
     if cmd.phantasia_point:
         _spend_point(ctx, who, "auto_success", who)
     result = roll_check(
-        ctx, "jump", parts, statuses.die_for(who, "fue"), auto_success=cmd.phantasia_point
+        ctx,
+        "jump",
+        parts,
+        statuses.die_for(who, "fue"),
+        auto_success=cmd.phantasia_point,
+        by=who.id,
+        says=(
+            f"{who.name}'s {cmd.kind} jump of {cmd.metres} m (base {base} m): FUE check",
+            f"Salto {'largo' if cmd.kind == 'long' else 'alto'} de {who.name} de {cmd.metres} m "
+            f"(base {base} m): chequeo de FUE",
+        ),
     )
     jumped = record_check(
         ctx,
@@ -553,7 +601,17 @@ def jump(ctx: Context, cmd: c.Jump) -> None:
     if result["success"]:
         return
     if result["face"] == result["target_number"] + 1:  # PHA-JMP-4
-        edge = roll_check(ctx, "edge", check_parts(who, "agi"), statuses.die_for(who, "agi"))
+        edge = roll_check(
+            ctx,
+            "edge",
+            check_parts(who, "agi"),
+            statuses.die_for(who, "agi"),
+            by=who.id,
+            says=(
+                f"{who.name}'s jump failed by 1: AGI check to catch the edge",
+                f"El salto de {who.name} falló por 1: chequeo de AGI para agarrarse al borde",
+            ),
+        )
         jumped = record_check(
             ctx,
             cause=jumped,
@@ -608,8 +666,22 @@ def heal(ctx: Context, cmd: c.Heal) -> None:
     parts: dict[str, int] = {}
     rolls: dict[str, Any] = {}
     if cmd.heal_dice is not None:
-        count, sides = dice_of(_valid_dice(cmd.heal_dice, "heal_dice"))
-        roll = roll_plain(ctx.dice, "heal", count, sides)
+        dice = _valid_dice(cmd.heal_dice, "heal_dice")
+        count, sides = dice_of(dice)
+        healer = state.combatants.get(cmd.caster or "")
+        by_en = f" by {healer.name}" if healer else ""
+        by_es = f" por {healer.name}" if healer else ""
+        roll = roll_plain(
+            ctx.dice,
+            "heal",
+            count,
+            sides,
+            Ask(
+                healer.id if healer else who.id,
+                f"Healing for {who.name}{by_en}: {dice}",
+                f"Curación de {who.name}{by_es}: {dice}",
+            ),
+        )
         parts["dice"] = roll.dice_total
         rolls["heal"] = roll.to_dict()
     else:

@@ -8,9 +8,10 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import dice_of, roll_plain
+from domain.dice import Ask, dice_of, roll_plain
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.phantasia import damage, statuses
+from domain.rulesystems.phantasia.asks import means_en, means_es, names
 from domain.rulesystems.phantasia.checks import roll_check, rolls_of
 from domain.rulesystems.phantasia.record import offensive_action_taken, record_status
 from domain.rulesystems.phantasia.stats import (
@@ -444,14 +445,46 @@ def _against(
         parts.update({f"attacker {k}": -v for k, v in bonus.items()})
         parts.update({f"attacker {k}": -v for k, v in attack_mods.items()})
         name = "defence" if n_targets == 1 else f"defence:{target.name}"
-        check = roll_check(ctx, name, parts, statuses.die_for(target, df))
+        means = (means_en(cmd.weapon, cmd.power), means_es(cmd.weapon, cmd.power))
+        check = roll_check(
+            ctx,
+            name,
+            parts,
+            statuses.die_for(target, df),
+            by=target.id,
+            says=(
+                f"{target.name}'s {df.upper()}{' with a block' if block else ''} against "
+                f"{who.name}'s attack ({means[0]})",
+                f"{df.upper()} de {target.name}{' con bloqueo' if block else ''} contra el "
+                f"ataque de {who.name} ({means[1]})",
+            ),
+            crits=True,
+        )
         result = {**base, **check, "check": df.upper(), "roller": target.id}
         return outcome({**result, "rolled_by": "defender"}, check), attacker_roll
     # PHA-ATK-1, PHA-MAG-1: 6 + the attack bonus − the target's DF (or DM) + modifiers
     parts = {"base": BASE, **bonus, **attack_mods}
     parts.update({f"target {k}": -v for k, v in defence_parts.items()})
     if attacker_roll is None:  # one roll, whatever the number of targets
-        attacker_roll = roll_check(ctx, "attack", parts, statuses.die_for(who, at))
+        against = [ctx.state.combatants[t].name for t in cmd.targets]
+        several = len(against) > 1
+        one = " (one roll for every target, each against his own " + df.upper() + ")"
+        uno = " (una tirada para todos, cada uno contra su " + df.upper() + ")"
+        attacker_roll = roll_check(
+            ctx,
+            "attack",
+            parts,
+            statuses.die_for(who, at),
+            by=who.id,
+            says=(
+                f"{who.name}'s {at.upper()} against {names(against)} with "
+                f"{means_en(cmd.weapon, cmd.power)}{one if several else ''}",
+                f"{at.upper()} de {who.name} contra {names(against)} con "
+                f"{means_es(cmd.weapon, cmd.power)}{uno if several else ''}",
+            ),
+            crits=True,
+            several=several,
+        )
     result = {
         **base,
         **attacker_roll,
@@ -516,7 +549,19 @@ def reroll(ctx: Context, spend_point: Any, payer: CombatantState, helped: Combat
             "use",
         )
     spent = spend_point(ctx, payer, "reroll", helped, action.origin)
-    check = roll_check(ctx, "reroll", mine[0]["parts"], mine[0]["die"])
+    name = mine[0]["check"]
+    check = roll_check(
+        ctx,
+        "reroll",
+        mine[0]["parts"],
+        mine[0]["die"],
+        by=helped.id,
+        says=(
+            f"{helped.name} re-rolls his {name} with a PHANTÄSIA point (the second result stands)",
+            f"{helped.name} repite su {name} con un punto de PHANTÄSIA (vale el segundo resultado)",
+        ),
+        crits=True,
+    )
     results = [
         outcome({**r, "rerolled": True}, check) if r.get("roller") == helped.id else r
         for r in action.params["results"]
@@ -598,7 +643,20 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
     stats = stats_of(who)
     weapon = stats.weapon(action.params["weapon"]) if action.params["weapon"] else None
     power = stats.power(action.params["power"]) if action.params["power"] else None
-    parts, rolls, element = _damage_roll(ctx, who, stats, weapon, power)
+    doubled = [  # a critical, or a fumbled defence whose shield did not break (PHA-DEF-3)
+        state.combatants[r["target"]].name
+        for r in hits
+        if r["doubled"] and not (r["rolled_by"] == "defender" and r["target"] in cmd.shield_breaks)
+    ]
+    parts, rolls, element = _damage_roll(
+        ctx,
+        who,
+        stats,
+        weapon,
+        power,
+        [state.combatants[r["target"]].name for r in hits],
+        doubled,
+    )
     fumbled_blocks = {r["target"] for r in hits if r.get("blocked") and r.get("fumble")}
     bad = sorted(set(cmd.shield_breaks) - fumbled_blocks)
     if bad:
@@ -685,14 +743,34 @@ def _damage_roll(
     stats: PhantasiaStats,
     weapon: Weapon | None,
     power: Power | None,
+    hit: list[str],
+    doubled: list[str],
 ) -> tuple[dict[str, Any] | None, dict[str, Any], str | None]:
     """PHA-DMG-1..5: weapon dice + FUE or AGI adjustment + level; magic dice (× level) + INT
-    adjustment after the multiplication, no level; unarmed 1d4 + FUE adjustment + level."""
+    adjustment after the multiplication, no level; unarmed 1d4 + FUE adjustment + level.
+    One roll for every target hit (`hit`: their names; `doubled`: those it hits double)."""
+
+    def ask(dice: str) -> Ask:
+        means = (
+            means_en(weapon and weapon.name, power and power.name),
+            means_es(weapon and weapon.name, power and power.name),
+        )
+        more_en = f" × level {stats.level}" if power is not None and power.per_level else ""
+        more_es = f" × nivel {stats.level}" if power is not None and power.per_level else ""
+        if doubled:
+            more_en += f" (double damage on {names(doubled)})"
+            more_es += f" (daño doble a {names(doubled)})"
+        return Ask(
+            who.id,
+            f"{who.name}'s damage with {means[0]} on {names(hit)}: {dice}{more_en}",
+            f"Daño de {who.name} con {means[1]} a {names(hit)}: {dice}{more_es}",
+        )
+
     if power is not None:
         if power.damage is None:
             return None, {}, power.element
         count, sides = dice_of(power.damage)
-        roll = roll_plain(ctx.dice, "damage", count, sides)
+        roll = roll_plain(ctx.dice, "damage", count, sides, ask(power.damage))
         parts: dict[str, Any] = {"dice": roll.dice_total}
         if power.per_level:
             parts["dice"] = roll.dice_total * stats.level
@@ -701,12 +779,12 @@ def _damage_roll(
         parts[f"{ch.upper()} adj"] = adj(stats, ch, score_change(who, ch))
         return parts, {"damage": roll.to_dict()}, power.element
     if weapon is None:
-        roll = roll_plain(ctx.dice, "damage", 1, UNARMED_DIE)
+        roll = roll_plain(ctx.dice, "damage", 1, UNARMED_DIE, ask(f"1d{UNARMED_DIE}"))
         ch = "fue"
         element = None
     else:
         count, sides = dice_of(weapon.damage)
-        roll = roll_plain(ctx.dice, "damage", count, sides)
+        roll = roll_plain(ctx.dice, "damage", count, sides, ask(weapon.damage))
         ch = str(WEAPON_CODES[weapon.code]["damage"])  # PHA-DMG-2, PHA-WPN-2
         element = weapon.element
     parts = {
@@ -749,14 +827,40 @@ def roll_fumble(ctx: Context, cmd: c.RollFumble) -> None:
             f"{who.name} no tiene PM: con un 6 pierde PV",
             "choice",
         )
-    roll = roll_plain(ctx.dice, "fumble", 1, FUMBLE_DIE)
+    means = (
+        means_en(action.params["weapon"], action.params["power"]),
+        means_es(action.params["weapon"], action.params["power"]),
+    )
+    roll = roll_plain(
+        ctx.dice,
+        "fumble",
+        1,
+        FUMBLE_DIE,
+        Ask(
+            who.id,
+            f"{who.name} fumbled his attack with {means[0]}: 1d6 on the fumble table",
+            f"{who.name} pifió su ataque con {means[1]}: 1d6 en la tabla de pifias",
+        ),
+    )
     rolls = {"fumble": roll.to_dict()}
     result = roll.dice_total  # Default PHA-AMB-9: numbered in printed order
     details: dict[str, Any] = {}
     turn = who.marks.get("turn", 0)
     if result == 1:
         if action.params["power"]:
-            lock = roll_plain(ctx.dice, "power lock", 1, POWER_LOCK_DIE)
+            power_name = action.params["power"]
+            lock = roll_plain(
+                ctx.dice,
+                "power lock",
+                1,
+                POWER_LOCK_DIE,
+                Ask(
+                    who.id,
+                    f"{who.name}'s fumble, result 1: {power_name} is unusable for 1d4 of his turns",
+                    f"Pifia de {who.name}, resultado 1: {power_name} queda inutilizable 1d4 "
+                    "de sus turnos",
+                ),
+            )
             details = {
                 "power_locked": action.params["power"],
                 "turns": lock.dice_total,

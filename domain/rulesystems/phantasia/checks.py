@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.dice import Die, Roll, attempt_of, source_name
 from domain.rulesystems.base import Context
+from domain.rulesystems.phantasia.asks import check_ask
 
 
 def roll_check(
@@ -16,12 +17,18 @@ def roll_check(
     die: int = 12,
     *,
     auto_success: bool = False,
+    by: str | None = None,
+    says: tuple[str, str] | None = None,
+    crits: bool = False,
+    several: bool = False,
 ) -> dict[str, Any]:
     """PHA-CHK-1: roll 1d12 (PHA-CHK-3: or 1d20) and succeed on a result ≤ the target, the
     sum of `parts` (PHA-CHK-2: score + modifiers). Criticals and fumbles belong to the
     AT, AM, DF and DM checks (PHA-CRIT; attacks.outcome reads this roll's face for them):
     a characteristic check is plain roll-under. `auto_success` (a PHANTÄSIA point, PHA-PP-2
-    b) rolls nothing."""
+    b) rolls nothing. The table is asked for the die in its words: `by` picks it up,
+    `says` what it is for (English, Spanish), `crits` on the checks that critical and
+    fumble, `several` for one roll against several targets' numbers."""
     target = sum(parts.values())
     if auto_success:
         return {
@@ -37,7 +44,9 @@ def roll_check(
             "automatic": True,
             "roll_name": None,
         }
-    face = ctx.dice.face(name, die)
+    en, es = says or (f"{name} check", f"chequeo ({name})")
+    ask = check_ask(by, en, es, None if several else target, die, crits=crits)
+    face = ctx.dice.face(name, die, ask)
     roll = Roll(
         name=name,
         expression=f"1d{die} ≤ {target}",

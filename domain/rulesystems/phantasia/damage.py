@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain import events as ev
-from domain.dice import roll_plain
+from domain.dice import Ask, roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
+from domain.rulesystems.phantasia.asks import pv
 from domain.rulesystems.phantasia.checks import roll_check
 from domain.rulesystems.phantasia.record import end_status, record_check, record_status
 from domain.rulesystems.phantasia.turns import check_parts, moment, stats_of
@@ -135,8 +136,16 @@ def suffer(
 
 def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> None:
     who = ctx.state.combatants[combatant]
-    if was_down:
-        death_check(ctx, who.id, cause)  # PHA-DTH-3: a new death check for each instance
+    if was_down:  # PHA-DTH-3: a new death check for each instance
+        death_check(
+            ctx,
+            who.id,
+            cause,
+            why=(
+                f"hit again while unconscious, at {pv(who.hits)} PV",
+                f"recibe daño estando inconsciente, con {pv(who.hits)} PV",
+            ),
+        )
     elif who.hits <= 0:
         fall_unconscious(ctx, who.id, cause)
     who = ctx.state.combatants[combatant]
@@ -149,8 +158,17 @@ def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> No
             reason="he took damage (PHA-STS-17)",
         )
     if who.marks.get("sustaining") and not who.has("dead"):
+        power = who.marks["sustaining"]
         check = roll_check(
-            ctx, "concentration", check_parts(who, "vit"), statuses.die_for(who, "vit")
+            ctx,
+            "concentration",
+            check_parts(who, "vit"),
+            statuses.die_for(who, "vit"),
+            by=who.id,
+            says=(
+                f"{who.name} is hurt while sustaining {power}: VIT check to keep it up",
+                f"{who.name} recibe daño mientras mantiene {power}: chequeo de VIT para mantenerlo",
+            ),
         )
         record_check(
             ctx,
@@ -176,7 +194,12 @@ def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
             reason=f"{who.hits} PV (PHA-DTH-2)",
         )
     lie_prone(ctx, who.id, cause, "unconscious (PHA-STS-8)")
-    death_check(ctx, who.id, cause)
+    death_check(
+        ctx,
+        who.id,
+        cause,
+        why=(f"falls unconscious at {pv(who.hits)} PV", f"cae inconsciente con {pv(who.hits)} PV"),
+    )
 
 
 def lie_prone(ctx: Context, combatant: str, cause: int | None, reason: str) -> None:
@@ -191,12 +214,31 @@ def lie_prone(ctx: Context, combatant: str, cause: int | None, reason: str) -> N
         )
 
 
-def death_check(ctx: Context, combatant: str, cause: int | None, *, reroll: bool = False) -> bool:
+def death_check(
+    ctx: Context,
+    combatant: str,
+    cause: int | None,
+    *,
+    reroll: bool = False,
+    why: tuple[str, str] | None = None,
+) -> bool:
     """PHA-DTH-2, -4: d100 ≤ the accumulated negative damage kills (at exactly 0 PV no
-    d100 result can); returns whether he died."""
+    d100 result can); returns whether he died. `why` he makes it, for the table."""
     who = ctx.state.combatants[combatant]
     negative = negative_damage(who)
-    roll = roll_plain(ctx.dice, "death", 1, DEATH_DIE)
+    if reroll:
+        why = ("re-rolled with a PHANTÄSIA point", "repetido con un punto de PHANTÄSIA")
+    en, es = why or (f"at {pv(who.hits)} PV", f"con {pv(who.hits)} PV")
+    if negative:
+        kills_en, kills_es = f"{negative} or less kills him", f"{negative} o menos lo mata"
+    else:
+        kills_en, kills_es = "at 0 PV no roll kills him", "con 0 PV ninguna tirada lo mata"
+    ask = Ask(
+        who.id,
+        f"{who.name}'s death check ({en}): 1d100, {kills_en}",
+        f"Chequeo de muerte de {who.name} ({es}): 1d100, {kills_es}",
+    )
+    roll = roll_plain(ctx.dice, "death", 1, DEATH_DIE, ask)
     dies = roll.dice_total <= negative
     checked = ctx.emit(
         ev.DeathChecked,

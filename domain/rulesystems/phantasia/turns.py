@@ -7,7 +7,7 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import Die, Roll, attempt_of, roll_plain, source_name
+from domain.dice import Ask, Die, Roll, attempt_of, roll_plain, source_name
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
@@ -176,7 +176,13 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
             )
         else:
             name = "initiative" if len(due) == 1 else f"initiative:{who.name}"
-            roll = roll_plain(ctx.dice, name, 1, INITIATIVE_DIE, AGI=agi, **cmd.modifiers)
+            more = "".join(f" {v:+d} {k}" for k, v in cmd.modifiers.items())
+            ask = Ask(
+                who.id,
+                f"{who.name}'s initiative: 1d12 + AGI {agi}{more}",
+                f"Iniciativa de {who.name}: 1d12 + AGI {agi}{more}",
+            )
+            roll = roll_plain(ctx.dice, name, 1, INITIATIVE_DIE, ask, AGI=agi, **cmd.modifiers)
             ctx.emit(
                 ev.InitiativeRolled,
                 combatant=who.id,
@@ -224,7 +230,16 @@ def _group(ctx: Context, cmd: c.RollInitiative) -> None:
         total, rolls, raw, entered = cmd.ip, {}, None, True
         mods: dict[str, int] = {}
     else:
-        roll = roll_plain(ctx.dice, "initiative", 1, INITIATIVE_DIE, AGI=agi, **cmd.modifiers)
+        group = ", ".join(m.name for m in members)
+        more = "".join(f" {v:+d} {k}" for k, v in cmd.modifiers.items())
+        ask = Ask(
+            members[0].id,
+            f"Initiative of the group {group}: 1d12 + AGI {agi} (its highest){more}, one roll "
+            "for all",
+            f"Iniciativa del grupo {group}: 1d12 + AGI {agi} (la más alta){more}, una tirada "
+            "para todos",
+        )
+        roll = roll_plain(ctx.dice, "initiative", 1, INITIATIVE_DIE, ask, AGI=agi, **cmd.modifiers)
         total, rolls, raw, entered = (
             roll.total,
             {"initiative": roll.to_dict()},
@@ -282,7 +297,24 @@ def _reroll_ties(ctx: Context, placed: list[CombatantState], simultaneous: bool)
 def _settle(ctx: Context, tied: list[CombatantState], faces: dict[str, list[int]]) -> list[str]:
     """Each tied combatant rolls 1d12, higher first; those tied again roll again."""
     for w in tied:
-        faces[w.id].append(ctx.dice.face(f"tie:{w.name}", INITIATIVE_DIE))
+        others = ", ".join(o.name for o in tied if o is not w)
+        if faces[w.id]:  # tied again: the same face as the others
+            ask = Ask(
+                w.id,
+                f"{w.name} is tied again with {others} (each rolled {faces[w.id][-1]}): roll "
+                "1d12 again, the higher acts first",
+                f"{w.name} vuelve a empatar con {others} (todos sacaron {faces[w.id][-1]}): "
+                "tira otra vez 1d12, el más alto actúa antes",
+            )
+        else:
+            ask = Ask(
+                w.id,
+                f"{w.name} is tied with {others} on initiative {w.ip} and AGI "
+                f"{stats_of(w).agi}: 1d12, the higher acts first",
+                f"{w.name} empata con {others} en iniciativa {w.ip} y AGI {stats_of(w).agi}: "
+                "1d12, el más alto actúa antes",
+            )
+        faces[w.id].append(ctx.dice.face(f"tie:{w.name}", INITIATIVE_DIE, ask))
     by_face: dict[int, list[CombatantState]] = {}
     for w in tied:
         by_face.setdefault(faces[w.id][-1], []).append(w)

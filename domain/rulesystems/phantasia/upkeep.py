@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import dice_of, roll_plain
+from domain.dice import Ask, dice_of, roll_plain
 from domain.rulesystems.base import Context
-from domain.rulesystems.phantasia import damage, statuses
+from domain.rulesystems.phantasia import asks, damage, statuses
 from domain.rulesystems.phantasia.attacks import pending_attack
 from domain.rulesystems.phantasia.checks import roll_check
 from domain.rulesystems.phantasia.record import end_status, record_check
@@ -58,7 +58,18 @@ def start_turn(ctx: Context, cmd: c.StartTurn) -> None:
     fear = None
     if who.has("fear") and not paused and statuses.can_act(who):
         # PHA-STS-18: a CA check at the start of each of his turns; failed, he cannot act
-        fear = roll_check(ctx, "fear", check_parts(who, "ca"), statuses.die_for(who, "ca"))
+        fear = roll_check(
+            ctx,
+            "fear",
+            check_parts(who, "ca"),
+            statuses.die_for(who, "ca"),
+            by=who.id,
+            says=(
+                f"{who.name}'s turn starts in Fear: CA check (failed: he cannot act this turn)",
+                f"{who.name} empieza su turno con Temor: chequeo de CA (si falla, no puede "
+                "actuar este turno)",
+            ),
+        )
     count = action_count(who)
     if surprise:
         count = min(count, 1)  # PHA-SURP-1: exactly one action
@@ -148,7 +159,19 @@ def _suffocation(ctx: Context, combatant: str, cause: int) -> None:
         return
     step = held - breath
     parts = {**check_parts(who, "vit"), "suffocation": -step}
-    check = roll_check(ctx, "suffocation", parts, statuses.die_for(who, "vit"))
+    check = roll_check(
+        ctx,
+        "suffocation",
+        parts,
+        statuses.die_for(who, "vit"),
+        by=who.id,
+        says=(
+            f"{who.name} has held his breath {held} turns (VIT {breath}): VIT check at "
+            f"−{step} (failed: PV 0 and unconscious)",
+            f"{who.name} lleva {held} turnos sin respirar (VIT {breath}): chequeo de VIT a "
+            f"−{step} (si falla: PV 0 e inconsciente)",
+        ),
+    )
     checked = record_check(
         ctx,
         cause=cause,
@@ -237,11 +260,23 @@ def _end_checks(ctx: Context, combatant: str) -> None:
         characteristic = cond.data.get("end_check") or max(
             choices, key=lambda ch: stats_of(who).score(ch)
         )
+        ch = characteristic.upper()
+        poison_en = poison_es = ""
+        if status == "poisoned" and cond.data.get("amount") is None:
+            poison_en = f"; failed: {cond.data.get('damage') or '1d6'} poison damage"
+            poison_es = f"; si falla: {cond.data.get('damage') or '1d6'} de daño de veneno"
         check = roll_check(
             ctx,
             name,
             check_parts(who, characteristic),
             statuses.die_for(who, characteristic),
+            by=who.id,
+            says=(
+                f"{who.name}'s end-of-turn {ch} check against {asks.status_en(status)} "
+                f"(a success ends it{poison_en})",
+                f"Chequeo de {ch} de {who.name} al final de su turno contra "
+                f"{asks.status_es(status)} (si lo supera, se acaba{poison_es})",
+            ),
         )
         checked = record_check(
             ctx,
@@ -264,7 +299,18 @@ def _end_checks(ctx: Context, combatant: str) -> None:
             amount = cond.data.get("amount")
             if amount is None:
                 count, sides = dice_of(cond.data.get("damage") or "1d6")
-                roll = roll_plain(ctx.dice, "poison damage", count, sides)
+                dice = f"{count}d{sides}"
+                roll = roll_plain(
+                    ctx.dice,
+                    "poison damage",
+                    count,
+                    sides,
+                    Ask(
+                        who.id,
+                        f"{who.name} failed his {ch} check against Poison: poison damage {dice}",
+                        f"{who.name} falló su chequeo de {ch} contra Veneno: daño de veneno {dice}",
+                    ),
+                )
                 amount, rolls = roll.total, {"poison damage": roll.to_dict()}
             else:
                 rolls = {}
