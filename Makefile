@@ -1,6 +1,10 @@
 # The two commands of the README: `make run` and `make test`.
 # Both create .venv and install what they need on a fresh machine (Python 3.11+ and make).
+# `make run PORT=8001` serves on another port (PORT from the environment too); `make run
+# HOST=0.0.0.0` on every interface (HOST from the command line only: some shells export one).
 PYTHON ?= python3
+PORT ?= 8000
+HOST = 127.0.0.1
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -14,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/fraylog serve --host 127.0.0.1 --port 8000
+	$(BIN)/fraylog serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
