@@ -1,8 +1,11 @@
-"""The `fraylog` command line: serve the API, play a demo fight."""
+"""The `fraylog` command line: serve the API, play a demo fight, export, verify and replay
+what is stored."""
 
 from __future__ import annotations
 
 import logging
+import os
+import shlex
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,22 +27,66 @@ def _encounter_id(text: str) -> UUID:
     try:
         return UUID(text)
     except ValueError:
-        console.print(f"[red]{text} is not an encounter id[/red]")
+        console.print(f"[red]{escape(text)} is not an encounter id[/red]")
         raise typer.Exit(2) from None
+
+
+def _sqlite_file(settings: Settings) -> Path | None:
+    """The SQLite file the settings name, absolute (None: PostgreSQL, or SQLite in memory)."""
+    name = settings.sqlite_path
+    if settings.backend != "sqlite" or name.startswith((":memory:", "file:")):
+        return None
+    return Path(name).absolute()
+
+
+def _where(settings: Settings) -> str:
+    """Where the events are, for a person: the SQLite file's absolute path, or PostgreSQL."""
+    file = _sqlite_file(settings)
+    return f"SQLite file {file}" if file else settings.describe()
 
 
 @contextmanager
 def _store() -> Iterator[Any]:
-    """The configured application; an unknown encounter is a message, not a traceback."""
+    """The configured application, for a command that only reads: a SQLite file that does
+    not exist is a message naming where it looked, and nothing is created; an unknown
+    encounter is a message, not a traceback."""
     from domain.errors import DomainError
     from infra.app import Fraylog
 
+    settings = Settings.from_env()
+    file = _sqlite_file(settings)
+    if file is not None and not file.is_file():
+        missing = "is not a file" if file.exists() else "does not exist"
+        console.print(
+            f"[red]no fraylog database here: the SQLite file {escape(str(file))} {missing}"
+            "[/red]. FRAYLOG_SQLITE_PATH sets the file (default fraylog.db in the current "
+            "folder: run this where `fraylog serve` or `make run` ran), FRAYLOG_DATABASE_URL "
+            "a PostgreSQL database.",
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
     try:
-        with Fraylog(Settings.from_env()) as fraylog:
+        with Fraylog(settings) as fraylog:
             yield fraylog
     except DomainError as e:
-        console.print(f"[red]{e.detail}[/red]")
+        where = f" (looked in {_where(settings)})" if e.rule == "ENCOUNTER" else ""
+        console.print(f"[red]{escape(e.detail)}[/red]{escape(where)}", soft_wrap=True)
         raise typer.Exit(2) from None
+
+
+def _program() -> str:
+    """How this command was called, for commands printed to be run as they are: the path
+    typed (`.venv/bin/fraylog`), or `fraylog` when that is the one on PATH."""
+    import shutil
+    import sys
+
+    called = sys.argv[0] if sys.argv else ""
+    if Path(called).name != "fraylog":
+        return "fraylog"
+    on_path = shutil.which("fraylog")
+    if on_path and Path(on_path).resolve() == Path(called).resolve():
+        return "fraylog"
+    return called
 
 
 app = typer.Typer(
@@ -66,8 +113,6 @@ def serve(
 ) -> None:
     """Serve the HTTP API (SQLite file by default; FRAYLOG_DATABASE_URL for PostgreSQL).
     Every encounter route needs its bearer token unless --no-auth (or FRAYLOG_NO_AUTH=1)."""
-    import os
-
     import uvicorn
 
     if no_auth:
@@ -82,7 +127,7 @@ def serve(
     logging.basicConfig(level=logging.INFO)
     mode = "[bold red]OPEN, no tokens (--no-auth)[/bold red]" if not settings.auth else "tokens"
     console.print(
-        f"fraylog: events in {settings.describe()}; access: {mode}; "
+        f"fraylog: events in {escape(_where(settings))}; access: {mode}; "
         f"API docs at http://{host}:{port}/docs"
     )
     uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port, workers=workers)
@@ -98,12 +143,25 @@ def demo(
         str | None, typer.Option(help="Seed of the demo's dice (default: the ruleset's).")
     ] = None,
     rounds: Annotated[int, typer.Option(min=1, max=20, help="Rounds to play.")] = 3,
+    keep: Annotated[
+        bool,
+        typer.Option(
+            "--keep",
+            help="Store the fight in the configured database (FRAYLOG_SQLITE_PATH, default "
+            "fraylog.db, or FRAYLOG_DATABASE_URL, as `serve` uses) and print the commands that "
+            "replay and verify it.",
+        ),
+    ] = False,
     database: Annotated[
-        Path | None, typer.Option(help="SQLite file (default: a fresh temporary one).")
+        Path | None,
+        typer.Option(
+            help="SQLite file to store the fight in (default: a temporary one; with --keep, "
+            "the configured database)."
+        ),
     ] = None,
 ) -> None:
-    """Play a scripted fight with seeded dice and print its log and the state after it.
-    Novus: a mounted charge met by a last-moment dodge (a cancel), a called shot, a hold,
+    """Play a scripted fight with seeded dice and print its log, the state after it and its
+    id. Novus: a mounted charge met by a last-moment dodge (a cancel), a called shot, a hold,
     Boons, bleeding and a stun ticking down at upkeep. Wits: a charge met by a Total
     Defense, a shot aimed for three actions, damage dice rolling up. PHANTÄSIA: players rolling
     every to-hit check, a critical, a fumble on the d6 table, a potion of Rapidez running out,
@@ -112,20 +170,59 @@ def demo(
     from api import demo_phantasia, demo_wits
 
     module = {"wits": demo_wits, "phantasia": demo_phantasia}.get(ruleset, novus_demo)
+    configured = Settings.from_env()
     with tempfile.TemporaryDirectory() as tmp:
-        path = database or Path(tmp) / "demo.db"
-        view, lines = module.play(Settings(sqlite_path=str(path)), seed or module.SEED, rounds)
+        if database is not None:
+            settings = Settings(sqlite_path=str(database))
+        elif keep:
+            settings = configured
+        else:
+            settings = Settings(sqlite_path=str(Path(tmp) / "demo.db"))
+        view, lines = module.play(settings, seed or module.SEED, rounds)
     for line in lines:
         style = "bold" if line["type"] in ("RoundEnded", "EncounterCreated") else None
         console.print(
             f"[dim]{line['position']:>3}[/dim] {escape(line['text'])}", style=style, highlight=False
         )
+    console.print(_demo_table(ruleset, view))
+    eid = view["id"]
+    if database is None and not keep:
+        console.print(
+            f"Encounter {eid} was played in a temporary database, gone now: "
+            f"`{escape(_program())} demo --keep` stores it in {escape(_where(configured))} "
+            "to replay and verify it.",
+            soft_wrap=True,
+            highlight=False,
+        )
+        return
+    # the commands that find it again: as they are where the store is the default one (or
+    # PostgreSQL, whose URL the environment holds), else naming the SQLite file
+    env = ""
+    file = _sqlite_file(settings)
+    if file is not None and (database is not None or "FRAYLOG_SQLITE_PATH" in os.environ):
+        env = f"FRAYLOG_SQLITE_PATH={shlex.quote(str(file))} "
+        if configured.backend != "sqlite":
+            env = f"FRAYLOG_DATABASE_URL= {env}"
+    console.print(
+        f"Encounter {eid} is kept in {escape(_where(settings))}; replay it, verify it:",
+        soft_wrap=True,
+        highlight=False,
+    )
+    for command in ("replay", "verify"):
+        console.print(
+            f"  {escape(env)}{escape(shlex.quote(_program()))} {command} {eid}",
+            soft_wrap=True,
+            highlight=False,
+        )
+
+
+def _demo_table(ruleset: str, view: dict[str, Any]) -> Table:
+    """The state after the demo: hits (Novus), Current Health (Wits) or PV (PHANTÄSIA)."""
     if ruleset in ("wits", "phantasia"):
         table = _hits_table(view["combatants"])
         what = "PV" if ruleset == "phantasia" else "Current Health"
         table.title = f"After round {view['round'] - 1}: {what}"
-        console.print(table)
-        return
+        return table
     table = Table(title=f"After round {view['round'] - 1}: hits")
     for column in ("Combatant", "Side", "Hits", "Bleeding", "Daze", "Stun", "State"):
         table.add_column(column)
@@ -148,20 +245,47 @@ def demo(
             str(c["stun_count"]),
             state,
         )
-    console.print(table)
+    return table
 
 
 def _records_from_file(path: Path) -> list[dict]:
-    """The records of an NDJSON or CSV export, as written (edited or not)."""
+    """The records of an NDJSON or CSV export, as written (edited or not); a file that is
+    no export (empty, an HTTP error answer, other JSON) is a message and exit 2."""
     import csv
     import json
 
     from projections.export import record_from_csv
 
-    text = path.read_text(encoding="utf-8")
-    if text.startswith("position,"):
-        return [record_from_csv(row) for row in csv.DictReader(text.splitlines())]
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    def refuse(why: str) -> typer.Exit:
+        console.print(
+            f"[red]{escape(str(path))} is not a fraylog export: {escape(why)}[/red]", soft_wrap=True
+        )
+        return typer.Exit(2)
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        if text.startswith("position,"):
+            records = [record_from_csv(row) for row in csv.DictReader(text.splitlines())]
+        else:
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (ValueError, KeyError, TypeError) as e:
+        raise refuse(str(e)) from None
+    if not records:
+        raise refuse("it holds no events")
+    first = records[0]
+    if isinstance(first, dict) and {"status", "title"} <= first.keys():
+        raise refuse(
+            f"it is an HTTP error answer ({first['status']} {first['title']}: "
+            f"{first.get('detail', '')}); did the request send the encounter's token "
+            '(-H "Authorization: Bearer $GM")?'
+        )
+    if not all(isinstance(r, dict) and "position" in r and "hash" in r for r in records):
+        raise refuse("its lines are not event records (position, hash, ...)")
+    return records
+
+
+def _looks_like_a_path(text: str) -> bool:
+    return "/" in text or "\\" in text or text.endswith((".ndjson", ".csv", ".json"))
 
 
 @app.command()
@@ -177,15 +301,24 @@ def verify(
     from projections.audit import verification
 
     path = Path(source)
-    if path.exists():
+    if path.is_file():
         try:
             report = verification(_records_from_file(path))
         except (ValueError, KeyError, TypeError) as e:
-            console.print(f"[red]not a fraylog export: {e}[/red]")
+            console.print(f"[red]not a fraylog export: {escape(str(e))}[/red]")
             raise typer.Exit(2) from None
+    elif path.exists() or _looks_like_a_path(source):
+        what = "not a file" if path.exists() else "no such file"
+        console.print(f"[red]{what}: {escape(str(path.absolute()))}[/red]", soft_wrap=True)
+        raise typer.Exit(2)
     else:
+        try:
+            eid = UUID(source)
+        except ValueError:
+            console.print(f"[red]no such file, nor an encounter id: {escape(source)}[/red]")
+            raise typer.Exit(2) from None
         with _store() as fraylog:
-            report = fraylog.verify(_encounter_id(source))
+            report = fraylog.verify(eid)
     chain, dice = report["chain"], report["dice"]
     if chain["ok"]:
         console.print(f"hash chain: [green]intact[/green] over {chain['events']} events")
@@ -222,8 +355,9 @@ def export(
     from projections.export import csv_lines, ndjson_lines
 
     lines = csv_lines if format == "csv" else ndjson_lines
+    eid = _encounter_id(encounter)
     with _store() as fraylog:
-        for line in lines(fraylog.event_log(_encounter_id(encounter), until)):
+        for line in lines(fraylog.event_log(eid, until)):
             sys.stdout.write(line)
 
 
@@ -242,8 +376,9 @@ def replay(
     from projections.narrative import check_lang
     from projections.replay import rounds_of
 
+    eid = _encounter_id(encounter)
     with _store() as fraylog:
-        events = fraylog.event_log(_encounter_id(encounter), until)
+        events = fraylog.event_log(eid, until)
         check_lang(lang, events[0].ruleset)  # Spanish for PHANTÄSIA only: exit 2 otherwise
     spanish = lang == "es"
     for chunk in rounds_of(events, lang):

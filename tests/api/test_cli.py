@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from uuid import UUID
 
+import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -38,7 +40,8 @@ def test_given_a_seed_when_running_demo_then_three_rounds_log_and_hp_table_print
         app, ["demo", "--database", str(tmp_path / "again.db")], env={"COLUMNS": "200"}
     )
     strip = lambda s: re.sub(r"\d{4}-\d\d-\d\dT[\d:.+]+", "", s)  # noqa: E731
-    assert strip(again.output) == strip(result.output)  # seeded: the same fight
+    fight = lambda s: strip(s.rpartition("\nEncounter ")[0])  # noqa: E731 (not its id, file)
+    assert fight(again.output) == fight(result.output)  # seeded: the same fight
 
 
 def test_given_the_app_when_asking_for_docs_then_openapi_lists_every_command(
@@ -210,3 +213,120 @@ def test_given_a_novus_encounter_when_replayed_with_lang_es_then_refused_with_ex
     assert unknown.exit_code == 2 and "Emboscada" not in unknown.output
     english = runner.invoke(app, ["replay", str(eid), "--lang", "en"], env=env)
     assert english.exit_code == 0 and "Encounter “Emboscada” begins" in english.output
+
+
+UUID_ = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+@pytest.mark.parametrize("ruleset", ["novus", "wits", "phantasia"])
+def test_given_keep_when_running_demo_then_it_is_stored_and_the_printed_commands_find_it(
+    ruleset, tmp_path
+):
+    db = tmp_path / "kept.db"
+    env = {"COLUMNS": "250", "FRAYLOG_SQLITE_PATH": str(db), "FRAYLOG_DATABASE_URL": None}
+    result = runner.invoke(app, ["demo", "--keep", "--ruleset", ruleset], env=env)
+    assert result.exit_code == 0, result.output
+    shown = re.search(rf"Encounter ({UUID_}) is kept in SQLite file (\S+); replay", result.output)
+    assert shown and shown[2] == str(db), result.output
+    eid = shown[1]
+    with Fraylog(Settings(sqlite_path=str(db))) as fraylog:
+        assert [e["id"] for e in fraylog.list_encounters()] == [eid]
+    printed = re.findall(
+        rf"^  FRAYLOG_SQLITE_PATH=(\S+) fraylog (replay|verify) ({eid})$", result.output, re.M
+    )
+    assert [(path, command) for path, command, _ in printed] == [
+        (str(db), "replay"),
+        (str(db), "verify"),
+    ]
+    as_printed = {**env, "FRAYLOG_SQLITE_PATH": printed[0][0]}
+    replayed = runner.invoke(app, ["replay", eid], env=as_printed)
+    assert replayed.exit_code == 0 and "Round 3" in replayed.output, replayed.output
+    verified = runner.invoke(app, ["verify", eid], env=as_printed)
+    assert verified.exit_code == 0 and "hash chain: intact" in verified.output, verified.output
+
+
+def test_given_no_keep_when_running_demo_then_its_id_is_printed_and_nothing_is_left(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    env = {"COLUMNS": "250", "FRAYLOG_SQLITE_PATH": None, "FRAYLOG_DATABASE_URL": None}
+    result = runner.invoke(app, ["demo", "--rounds", "1"], env=env)
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        rf"Encounter {UUID_} was played in a temporary database, gone now: `fraylog demo "
+        rf"--keep` stores it in SQLite file {re.escape(str(tmp_path / 'fraylog.db'))} ",
+        result.output,
+    ), result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["replay", str(UUID(int=1))], ["export", str(UUID(int=1))], ["verify", str(UUID(int=1))]],
+)
+def test_given_no_database_when_a_reading_command_runs_then_where_it_looked_and_nothing_created(
+    command, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    env = {"COLUMNS": "100", "FRAYLOG_SQLITE_PATH": None, "FRAYLOG_DATABASE_URL": None}
+    result = runner.invoke(app, command, env=env)
+    assert result.exit_code == 2, result.output
+    assert f"the SQLite file {tmp_path / 'fraylog.db'} does not exist" in result.output
+    assert "FRAYLOG_SQLITE_PATH sets the file" in result.output
+    elsewhere = tmp_path / "games" / "table.db"
+    named = runner.invoke(app, command, env={**env, "FRAYLOG_SQLITE_PATH": str(elsewhere)})
+    assert named.exit_code == 2 and f"the SQLite file {elsewhere} does not" in named.output
+    assert list(tmp_path.iterdir()) == []  # no fraylog.db, no folder: nothing created
+
+
+def test_given_a_database_without_the_encounter_when_replayed_then_where_it_looked(tmp_path):
+    db = tmp_path / "fraylog.db"
+    with Fraylog(Settings(sqlite_path=str(db))):
+        pass
+    env = {"COLUMNS": "100", "FRAYLOG_SQLITE_PATH": str(db), "FRAYLOG_DATABASE_URL": None}
+    result = runner.invoke(app, ["replay", str(UUID(int=1))], env=env)
+    assert result.exit_code == 2
+    assert f"no encounter {UUID(int=1)} (looked in SQLite file {db})" in result.output
+
+
+def test_given_a_missing_file_when_verifying_then_no_such_file_not_an_encounter_id(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    env = {"COLUMNS": "200", "FRAYLOG_SQLITE_PATH": None, "FRAYLOG_DATABASE_URL": None}
+    for given, named in (
+        ("/missing", "/missing"),
+        ("gone/ford.ndjson", str(tmp_path / "gone" / "ford.ndjson")),
+        ("ford.ndjson", str(tmp_path / "ford.ndjson")),
+        ("ford.csv", str(tmp_path / "ford.csv")),
+    ):
+        result = runner.invoke(app, ["verify", given], env=env)
+        assert result.exit_code == 2, result.output
+        assert f"no such file: {named}" in result.output
+        assert "encounter id" not in result.output
+    neither = runner.invoke(app, ["verify", "ford"], env=env)
+    assert neither.exit_code == 2 and "no such file, nor an encounter id: ford" in neither.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_given_a_file_that_is_no_export_when_verifying_then_exit_2_saying_what_it_is(tmp_path):
+    answer = tmp_path / "ford.ndjson"
+    answer.write_text(
+        '{"type":"about:blank","title":"Encounter not found","status":404,'
+        '"detail":"no encounter 1","rule":"ENCOUNTER"}'
+    )
+    env = {"COLUMNS": "300"}
+    result = runner.invoke(app, ["verify", str(answer)], env=env)
+    assert result.exit_code == 2, result.output
+    assert "is not a fraylog export: it is an HTTP error answer (404 Encounter not found" in (
+        result.output
+    )
+    assert "Authorization: Bearer" in result.output and "hash chain" not in result.output
+    empty = tmp_path / "empty.ndjson"
+    empty.write_text("")
+    result = runner.invoke(app, ["verify", str(empty)], env=env)
+    assert result.exit_code == 2 and "it holds no events" in result.output
+    other = tmp_path / "other.ndjson"
+    other.write_text('{"a": 1}\n')
+    result = runner.invoke(app, ["verify", str(other)], env=env)
+    assert result.exit_code == 2 and "are not event records" in result.output
