@@ -12,7 +12,7 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api import problems
+from api import openapi, problems
 from api.deps import known_query
 from api.limits import BodyLimit
 from api.routes import encounters, rulesets
@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
     problems.install(app)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)
+    openapi.install(app)
     return app
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.event_schemas import EventRecord
 from domain.commands import DiceSourceName
 
 MAX_POSITION = 2**31 - 1  # positions and versions fit any store's integer column
@@ -290,18 +291,6 @@ class PlayerTokens(BaseModel):
 CombatantPublic = NovusCombatant | WitsCombatant | PhantasiaCombatant
 
 
-class EventRecord(BaseModel):
-    position: int
-    type: str
-    timestamp: str
-    actor: str
-    cause: int | None = Field(description="The position of the event it follows from.")
-    command: int = Field(description="The position of its command's first event.")
-    data: dict[str, Any]
-    hash: str = Field(description="SHA-256 chained to the previous event's hash.")
-    voided_by: int | None = Field(default=None, description="The correction that voids it.")
-
-
 class EventLog(BaseModel):
     events: list[EventRecord]
     next_after: int | None = Field(
@@ -332,12 +321,6 @@ class DiceAsked(BaseModel):
     )
 
     model_config = ConfigDict(populate_by_name=True)
-
-
-class SoFar(EventRecord):
-    """An event the faces given so far decided (not recorded), with its log line."""
-
-    text: str
 
 
 class CommandResult(BaseModel):
@@ -461,7 +444,36 @@ class Problem(BaseModel):
     needed: DiceAsked | None = Field(
         default=None, description="DICE_NEEDED: the next roll to make, one face at a time."
     )
-    so_far: list[SoFar] | None = Field(
-        default=None, description="DICE_NEEDED: what the faces already given decided."
+    so_far: list[EventRecord] | None = Field(
+        default=None,
+        description="DICE_NEEDED: what the faces already given decided: the events the "
+        "command would record up to the missing face (not recorded), each with its `text`.",
     )
     errors: list[dict[str, Any]] | None = None
+
+
+class RulesetDescription(BaseModel):
+    """What a rule system needs and offers: a stats form, its options, its actions."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: Literal["novus", "phantasia", "wits"]
+    stats_schema: dict[str, Any] = Field(
+        description="The JSON Schema of a combatant's stats (the form to add one)."
+    )
+    options_schema: dict[str, Any] | None = Field(
+        description="The JSON Schema of the encounter's options (null: it takes none)."
+    )
+    actions: list[dict[str, Any]] = Field(
+        description="The action catalogue: each action's command or kind, cost, rule ids, "
+        "label and roll names (the fields differ by rule book)."
+    )
+    conditions: list[str] = Field(description="The conditions set_condition takes.")
+    combat_moves: dict[str, Any] | None = Field(default=None, description="Novus.")
+    boons: list[dict[str, Any]] | None = Field(default=None, description="Novus: Boons.")
+    snags: list[dict[str, Any]] | None = Field(default=None, description="Novus: Snags.")
+    called_shots: dict[str, Any] | None = Field(default=None, description="Wits.")
+    statuses: dict[str, Any] | None = Field(default=None, description="PHANTÄSIA.")
+    fumble_table: dict[int, Any] | None = Field(
+        default=None, description="PHANTÄSIA: the d6 fumble table, by face."
+    )

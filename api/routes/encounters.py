@@ -417,10 +417,13 @@ async def get_events(
     more = len(page) > size
     page = page[:size]
     voided = await run_in_threadpool(_voided, fraylog, encounter_id, until)
-    return {
-        "events": list(records(page, voided)),
-        "next_after": page[-1].originator_version if more else None,
-    }
+    # the schema documents each event type's data; the records are sent as the store has them
+    return JSONResponse(
+        {
+            "events": list(records(page, voided)),
+            "next_after": page[-1].originator_version if more else None,
+        }
+    )
 
 
 @router.get(

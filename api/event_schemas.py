@@ -1,0 +1,100 @@
+"""The event records of the API, one schema per event type: `type` names it and `data` holds
+its own fields, typed from the event class (domain.events), so a generated client knows
+each event's shape. Made from the classes themselves: a field added to an event appears
+here without a second list to keep."""
+
+from __future__ import annotations
+
+import typing
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from domain import events as ev
+from domain.audit import BASE_FIELDS
+
+
+class Die(BaseModel):
+    sides: int
+    faces: list[int] = Field(description="Every face this die showed, its chain included.")
+    value: int = Field(description="What it adds to the total (negative for an implosion).")
+
+
+class RollRecord(BaseModel):
+    """A roll as events keep it (domain.dice.Roll)."""
+
+    expression: str
+    source: Literal["server", "seeded", "manual"]
+    faces: list[int] = Field(description="The faces in the order drawn (a `dice` entry).")
+    sides: list[int] = Field(description="Each face's die.")
+    dice: list[Die]
+    dice_total: int
+    modifiers: dict[str, int]
+    total: int
+    flags: list[str]
+    attempt: int | None = Field(default=None, description="Server dice: the draw attempt.")
+
+
+def _event_classes() -> list[type[ev.EncounterEvent]]:
+    found: list[type[ev.EncounterEvent]] = []
+    pending = [ev.EncounterEvent]
+    while pending:
+        for sub in pending.pop().__subclasses__():
+            if sub.__module__ == ev.__name__ and sub not in found:
+                found.append(sub)
+                pending.append(sub)
+    return [c for c in found if c.__name__ not in ("Correction",)]
+
+
+def _field_type(name: str, annotation: Any) -> Any:
+    if name == "rolls" and annotation == dict[str, Any]:
+        return dict[str, RollRecord]
+    return annotation
+
+
+def _data_model(cls: type[ev.EncounterEvent]) -> type[BaseModel]:
+    hints: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):  # the fields fraylog's event classes declare
+        if klass.__module__ == ev.__name__:
+            for name, annotation in vars(klass).get("__annotations__", {}).items():
+                if isinstance(annotation, str):
+                    annotation = eval(annotation, vars(ev))  # their own module's names
+                hints[name] = annotation
+    fields = {
+        name: (_field_type(name, annotation), ...)
+        for name, annotation in hints.items()
+        if name not in BASE_FIELDS and not name.startswith("_")
+    }
+    doc = (cls.__doc__ or "").strip()
+    if not doc or doc.startswith(f"{cls.__name__}("):  # the dataclass's made-up signature
+        doc = f"The fields of {cls.__name__} (docs/architecture.md, the event table)."
+    return create_model(  # type: ignore[call-overload, no-any-return]
+        f"{cls.__name__}Data", __config__=ConfigDict(extra="forbid"), __doc__=doc, **fields
+    )
+
+
+class _RecordBase(BaseModel):
+    position: int
+    timestamp: str
+    actor: str
+    cause: int | None = Field(description="The position of the event it follows from.")
+    command: int = Field(description="The position of its command's first event.")
+    hash: str = Field(description="SHA-256 chained to the previous event's hash.")
+    voided_by: int | None = Field(default=None, description="The correction that voids it.")
+    text: str | None = Field(
+        default=None, description="Its log line, where the answer gives one (`so_far`)."
+    )
+
+
+def _record_model(cls: type[ev.EncounterEvent]) -> type[BaseModel]:
+    return create_model(  # type: ignore[call-overload, no-any-return]
+        f"{cls.__name__}Record",
+        __base__=_RecordBase,
+        type=(Literal[cls.__name__], ...),  # type: ignore[valid-type]
+        data=(_data_model(cls), ...),
+    )
+
+
+EVENT_CLASSES = _event_classes()
+RECORDS = tuple(_record_model(cls) for cls in EVENT_CLASSES)
+EventRecord = Annotated[typing.Union[RECORDS], Field(discriminator="type")]  # noqa: UP007
