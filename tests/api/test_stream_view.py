@@ -33,15 +33,21 @@ def follow_views(url: str, headers: dict[str, str], into: list[dict], stop_at: i
                 message = {"type": "message"}
 
 
-def test_given_view_true_when_commands_are_recorded_then_a_view_follows_each_command(
-    server: str,  # noqa: F811
-) -> None:
+def an_encounter_with_a_fighter(server: str) -> tuple[httpx.Client, str, dict[str, str], str]:
+    """Given a Novus encounter with one fighter, A: the client, its id, the GM's header, A."""
     http = httpx.Client(base_url=server, timeout=30)
     created = http.post("/encounters", json={"name": "Live", "ruleset": "novus"}).json()
     eid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
     a = http.post(
         f"/encounters/{eid}/combatants", json={"name": "A", "stats": novus_stats()}, headers=gm
     ).json()["id"]
+    return http, eid, gm, a
+
+
+def test_given_view_true_when_commands_are_recorded_then_a_view_follows_each_command(
+    server: str,  # noqa: F811
+) -> None:
+    http, eid, gm, a = an_encounter_with_a_fighter(server)
     got: list[dict] = []
     follower = threading.Thread(
         target=follow_views, args=(f"{server}/encounters/{eid}/stream?view=true", gm, got, 5)
@@ -84,12 +90,7 @@ def test_given_view_true_when_commands_are_recorded_then_a_view_follows_each_com
 def test_given_view_true_when_resuming_then_the_view_folds_on_from_there(
     server: str,  # noqa: F811
 ) -> None:
-    http = httpx.Client(base_url=server, timeout=30)
-    created = http.post("/encounters", json={"name": "Live", "ruleset": "novus"}).json()
-    eid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
-    a = http.post(
-        f"/encounters/{eid}/combatants", json={"name": "A", "stats": novus_stats()}, headers=gm
-    ).json()["id"]
+    http, eid, gm, a = an_encounter_with_a_fighter(server)
     for amount in (-4, -5):
         http.post(
             f"/encounters/{eid}/commands",
