@@ -33,9 +33,9 @@ def follow_views(url: str, headers: dict[str, str], into: list[dict], stop_at: i
                 message = {"type": "message"}
 
 
-def an_encounter_with_a_fighter(server: str) -> tuple[httpx.Client, str, dict[str, str], str]:
+def an_encounter_with_a_fighter(url: str) -> tuple[httpx.Client, str, dict[str, str], str]:
     """Given a Novus encounter with one fighter, A: the client, its id, the GM's header, A."""
-    http = httpx.Client(base_url=server, timeout=30)
+    http = httpx.Client(base_url=url, timeout=30)
     created = http.post("/encounters", json={"name": "Live", "ruleset": "novus"}).json()
     eid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
     a = http.post(
