@@ -6,8 +6,9 @@ from typing import Any, ClassVar
 
 from domain import commands as c
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context, RuleSystem
+from domain.rulesystems.base import Choice, Context, RuleSystem
 from domain.rulesystems.wits import actions, attacks, turns
+from domain.rulesystems.wits.choices import choices
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
 from domain.rulesystems.wits.view import wits_view
 from domain.state import EncounterState
@@ -61,6 +62,22 @@ class WitsRules(RuleSystem):
 
     def view(self, state: EncounterState) -> dict[str, Any]:
         return wits_view(state)
+
+    def choices(self, state: EncounterState) -> list[Choice]:
+        return choices(state)
+
+    def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The base forms; a Wits modifier applies to attack tests, defences, every test or
+        damage, never to an IP (WIT-ORD-1: the order is by Wits)."""
+        forms = super().overrides(state)
+        for form in forms:
+            if form["type"] == "set_modifier":
+                form["fields"]["applies_to"] = {
+                    "enum": ["ab", "def", "act", "damage"],
+                    "description": "ab: attack tests; def: defences; act: every test; "
+                    "damage: damage rolled",
+                }
+        return forms
 
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
         turns.place(ctx, cmd)
