@@ -131,16 +131,21 @@ def test_given_liefs_turn_when_asking_then_his_actions_are_offered_and_nobody_el
     assert of(answer, "aim")[0]["label"] == "Lief aims: +1 to the next attack (one action)"
 
 
-def test_given_a_dead_target_when_asking_then_he_is_not_attacked():
-    """Default WIT-AMB-11: the down and the dead are not offered as targets."""
+def test_given_a_dead_target_when_asking_then_he_is_not_attacked_and_one_down_comes_last():
+    """Default WIT-AMB-11: the dead are not offered as targets; one down (the GM has not
+    ruled his state) may still be struck, after those on their feet."""
     t = duel()
     t.add("Goblin", fighter(wits=8), side="foes")
+    t.add("Orc", fighter(wits=6, current_health=0), side="foes")
     t.run(c.RollInitiative())
     t.run(c.SetCondition(combatant=t.ids["Farthan"], condition="dead"))
     answer = offered(t)
-    targets = {x["command"]["target"] for x in of(answer, "attack")}
-    assert targets == {t.ids["Goblin"]}
-    assert of(answer, "attack")[0]["fields"]["target"]["enum"] == [t.ids["Goblin"]]
+    targets = [x["command"]["target"] for x in of(answer, "attack")]
+    assert set(targets) == {t.ids["Goblin"], t.ids["Orc"]}
+    assert targets[0] == t.ids["Goblin"] and targets[-1] == t.ids["Orc"]
+    assert of(answer, "attack")[0]["fields"]["target"]["enum"] == [t.ids["Goblin"], t.ids["Orc"]]
+    charges = {x["command"].get("charge_at") for x in of(answer, "move")}
+    assert charges == {None, t.ids["Goblin"]}  # a Charge is at someone on his feet
 
 
 def test_given_one_action_used_when_asking_then_no_whole_round_move_nor_closing_charge():

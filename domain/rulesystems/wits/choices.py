@@ -90,15 +90,20 @@ def _choice(
     return choice
 
 
-def _standing(state: EncounterState, who: CombatantState) -> bool:
-    """Offered as a target: not down (Default WIT-AMB-11), not dead."""
-    return not turns.is_down(state, who)
-
-
-def _targets(state: EncounterState, who: CombatantState) -> list[CombatantState]:
-    """Everyone else still standing, those of other sides first."""
-    others = [t for t in state.combatants.values() if t.id != who.id and _standing(state, t)]
-    return sorted(others, key=lambda t: (t.side == who.side and bool(who.side), t.entry))
+def _targets(
+    state: EncounterState, who: CombatantState, *, standing: bool = False
+) -> list[CombatantState]:
+    """Everyone else alive (the GM has not ruled him dead, WIT-AMB-11), or only those still
+    standing; those on their feet first, then those of other sides."""
+    others = [
+        t
+        for t in state.combatants.values()
+        if t.id != who.id and not t.has("dead") and not (standing and turns.is_down(state, t))
+    ]
+    return sorted(
+        others,
+        key=lambda t: (turns.is_down(state, t), t.side == who.side and bool(who.side), t.entry),
+    )
 
 
 # -- order --------------------------------------------------------------------------------
@@ -277,7 +282,7 @@ def _attack_fields(state: EncounterState, who: CombatantState) -> dict[str, Any]
 
 
 def _attacks(state: EncounterState, who: CombatantState, left: int) -> list[Choice]:
-    """WIT-ATK-1: an attack on each standing target with each weapon, announced so the
+    """WIT-ATK-1: an attack on each living target with each weapon, announced so the
     target may declare his defence (WIT-ATK-2); a Charge with each melee weapon where one
     may close (WIT-CHG-1, -5) or one is under way."""
     if who.round_marks.get("defence") in ("total", "total_single"):  # WIT-DEF-3
@@ -343,7 +348,7 @@ def _moves(state: EncounterState, who: CombatantState) -> list[Choice]:
         "distance_m": {**DISTANCE, "maximum": stats.move},
         "distance_ft": {**DISTANCE, "maximum": stats.move * 3},
         "charge_at": {
-            "enum": [t.id for t in _targets(state, who)],
+            "enum": [t.id for t in _targets(state, who, standing=True)],
             "description": "Start or go on with a Charge at him (WIT-CHG-5)",
         },
         "charge_from_m": {
@@ -372,7 +377,7 @@ def _moves(state: EncounterState, who: CombatantState) -> list[Choice]:
         return out
     step = spans[0]
     charging = who.marks.get("charging") or {}
-    for target in _targets(state, who):
+    for target in _targets(state, who, standing=True):
         body = {"type": "move", "combatant": who.id, "distance_m": step, "charge_at": target.id}
         if charging.get("target") == target.id:
             label = f"{who.name} charges on toward {target.name}: {step} m"
