@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from domain import commands as c
-from domain.rulesystems.base import Context, RuleSystem
-from domain.rulesystems.phantasia import actions, attacks, statuses, turns, upkeep
+from domain.rulesystems.base import Choice, Context, RuleSystem
+from domain.rulesystems.phantasia import actions, attacks, choices, statuses, turns, upkeep
 from domain.rulesystems.phantasia.record import end_status
 from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats
 from domain.rulesystems.phantasia.view import phantasia_view
@@ -149,6 +149,12 @@ class PhantasiaRules(RuleSystem):
 
     def view(self, state: EncounterState) -> dict[str, Any]:
         return phantasia_view(state)
+
+    def choices(self, state: EncounterState) -> list[Choice]:
+        return choices.choices(state)
+
+    def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
+        return choices.overrides(state, super().overrides(state))
 
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
         turns.place(ctx, cmd)
