@@ -235,7 +235,7 @@ def side_down(state: EncounterState) -> bool:
 
 
 @settings(
-    max_examples=14,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
