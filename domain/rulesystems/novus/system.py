@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Context, RuleSystem
+from domain.rulesystems.base import Choice, Context, RuleSystem
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import (
     attacks,
@@ -20,6 +20,7 @@ from domain.rulesystems.novus import (
     saves,
     snags,
 )
+from domain.rulesystems.novus import choices as novus_choices
 from domain.rulesystems.novus.stats import NovusStats
 from domain.rulesystems.novus.view import novus_view
 from domain.state import EncounterState
@@ -77,6 +78,12 @@ class NovusRules(RuleSystem):
 
     def view(self, state: EncounterState) -> dict[str, Any]:
         return novus_view(state)
+
+    def choices(self, state: EncounterState) -> list[Choice]:
+        return novus_choices.choices(state)
+
+    def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
+        return novus_choices.overrides(state, super().overrides(state))
 
     # The four steps of a round (NOV-SEQ-1) and what may happen within them.
     def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
