@@ -109,7 +109,7 @@ def _opening_round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
             weapon="broadsword",
             charge=True,
             distance_ft=18,
-            defence=c.DefenceSpec(kind="block", mode="total"),
+            defense=c.DefenseSpec(kind="block", mode="total"),
         ),
     )
     fraylog.execute(eid, c.Aim(combatant=ids["Jokkler"]))
@@ -137,10 +137,10 @@ def _round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
         if name == "Jokkler" and 0 < who["aim"] < 3 and who["actions_left"] == 2:
             fraylog.execute(eid, c.Aim(combatant=who["id"]))
         weapon = "sling" if name == "Jokkler" else PARTY_WEAPONS[name]
-        defence = _defence(FOES[name], foe)
+        defense = _defense(FOES[name], foe)
         fraylog.execute(
             eid,
-            c.Attack(combatant=who["id"], target=foe["id"], weapon=weapon, defence=defence),
+            c.Attack(combatant=who["id"], target=foe["id"], weapon=weapon, defense=defense),
         )
         after = encounter_view(fraylog.state(eid))
         if after["acting"] == who["id"]:
@@ -151,11 +151,11 @@ def _round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
 PARTY_WEAPONS = {name: stats["weapons"][0]["name"] for name, _, stats in PARTY}
 
 
-def _defence(name: str, view: dict[str, Any]) -> c.DefenceSpec | None:
+def _defense(name: str, view: dict[str, Any]) -> c.DefenseSpec | None:
     if view["actions_left"] == 0 or view["down"]:
         return None
     if name == "Grukk":
-        return c.DefenceSpec(kind="block")
+        return c.DefenseSpec(kind="block")
     if name in ("Jokkler", "Snaga"):
-        return c.DefenceSpec(kind="dodge")
-    return c.DefenceSpec(kind="parry")
+        return c.DefenseSpec(kind="dodge")
+    return c.DefenseSpec(kind="parry")

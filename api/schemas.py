@@ -117,7 +117,7 @@ class WitsCombatant(BaseModel):
     actions_left: int = Field(description="Of the round's two actions (WIT-ACT-1).")
     aim: int = Field(description="Aiming bonus for his next attack (WIT-AIM).")
     charging: dict[str, Any] | None = Field(description="A Charge under way: target, from_m.")
-    defence: Literal["basic", "total", "total_single"] | None
+    defense: Literal["basic", "total", "total_single"] | None
     blows_defended: int
     attacked: bool = Field(description="He has attacked this round (WIT-DEF-1).")
     held: bool
@@ -192,6 +192,10 @@ class NovusEncounter(EncounterHeader):
     step: Literal["setup", "initiative", "declaration", "boons", "snags", "resolution", "end_round"]
     next_to_declare: str | None
     next_to_resolve: str | None
+    acting: str | None = Field(
+        description="Whose move it is: who spends the points waiting, the next to declare, "
+        "or the owner of the next action to resolve."
+    )
     pending_boons: dict[str, Any] | None = Field(description="A hit waiting for spend_boons.")
     pending_snags: dict[str, Any] | None = Field(description="A miss waiting for spend_snags.")
     order: list[str] = Field(description="Combatant ids in resolution order (highest IP first).")
@@ -204,7 +208,7 @@ class WitsEncounter(EncounterHeader):
     step: Literal["setup", "order", "attack", "turns", "end_round"]
     acting: str | None = Field(description="Whose turn it is (order by Wits).")
     pending_attack: dict[str, Any] | None = Field(
-        description="An attack announced, waiting for its defence and roll_attack."
+        description="An attack announced, waiting for its defense and roll_attack."
     )
     order: list[str] = Field(description="Combatant ids by descending Wits, ties broken.")
     options: dict[str, Any] = Field(description="The encounter's options, defaults included.")

@@ -5,7 +5,7 @@ Per backend, on a fresh store (a temporary SQLite file, or a PostgreSQL schema c
 the run and dropped after it): `fraylog serve` runs as a subprocess; a few encounters (Novus
 and Wits, server dice) get two combatants each; then client threads send commands over HTTP:
 rolls (Novus initiative, declare and resolve; Wits initiative, attacks with declared
-defences; now and then a `reveal_dice`), `adjust_hits` and `set_condition`. Meanwhile the
+defenses; now and then a `reveal_dice`), `adjust_hits` and `set_condition`. Meanwhile the
 server is killed with SIGKILL at random moments, `--kills` times, and started again at once.
 
 A request with no answer (the connection dropped: it was in flight at a kill) is "unknown";
@@ -380,13 +380,13 @@ def roll_command(fight: Fight, view: dict[str, Any], rng: random.Random) -> dict
     me = next(c for c in view["combatants"] if c["id"] == who)
     if stuck or me["actions_left"] < 1:
         return {"type": "end_turn", "combatant": who}
-    defence = rng.choice(["dodge", "block", "parry"])
+    defense = rng.choice(["dodge", "block", "parry"])
     return {
         "type": "attack",
         "combatant": who,
         "target": b if who == a else a,
         "weapon": "short sword",
-        "defence": {"kind": defence},
+        "defense": {"kind": defense},
     }
 
 

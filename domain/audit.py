@@ -22,6 +22,7 @@ BASE_FIELDS = frozenset(
         "command",
         "hash",
         "originator_topic",
+        "recorded_as",  # an event stored before a respelling: the record as written
     }
 )
 # the hash itself, what later events say of it, and a CSV's convenience copy of the faces
@@ -54,10 +55,16 @@ def record(
 
 
 def record_of(event: Any) -> dict[str, Any]:
-    """One stored event as a plain record, with its hash."""
-    data = {k: v for k, v in vars(event).items() if k not in BASE_FIELDS}
+    """One stored event as a plain record, with its hash: as it was written (an event read
+    in today's words keeps that in `recorded_as`, domain.upcasting), which its hash covers."""
+    written = getattr(event, "recorded_as", None)
+    if written is not None:
+        kind, data = written["type"], written["data"]
+    else:
+        kind = type(event).__name__
+        data = {k: v for k, v in vars(event).items() if k not in BASE_FIELDS}
     rec = record(
-        type(event).__name__,
+        kind,
         event.originator_version,
         event.timestamp.isoformat(),
         event.actor,

@@ -275,7 +275,7 @@ class WitsCommand(CommandBase):
     )
 
 
-class DefenceSpec(BaseModel):
+class DefenseSpec(BaseModel):
     """The target's answer to an attack, declared before the attack die is rolled."""
 
     model_config = ConfigDict(extra="forbid")
@@ -295,7 +295,7 @@ class DefenceSpec(BaseModel):
     )
     magical: bool = Field(
         default=False,
-        description="The GM allows this magical defence against a Critical Success "
+        description="The GM allows this magical defense against a Critical Success "
         "(WIT-CRIT-2, WIT-AMB-20).",
     )
     modifiers: Modifiers = Field(default_factory=dict, description="Situational modifiers.")
@@ -306,7 +306,7 @@ Degree = Literal["failure", "success", "critical", "extraordinary"]
 
 class Attack(WitsCommand):
     """Wits: announce an attack (WIT-ATK-1); with `roll` (the default) it is rolled at once,
-    with the target's `defence` if he declared one (WIT-ATK-2)."""
+    with the target's `defense` if he declared one (WIT-ATK-2)."""
 
     type: Literal["attack"] = "attack"
     target: str
@@ -328,8 +328,8 @@ class Attack(WitsCommand):
         default=True, description="Normal physical damage rolls up; other does not (WIT-DMG-7)."
     )
     modifiers: Modifiers = Field(default_factory=dict, description="GM situational modifiers.")
-    defence: DefenceSpec | None = Field(
-        default=None, description="The target's defence, declared with the announcement."
+    defense: DefenseSpec | None = Field(
+        default=None, description="The target's defense, declared with the announcement."
     )
     roll: bool = Field(
         default=True, description="Roll at once; false waits for `defend` and `roll_attack`."
@@ -343,15 +343,15 @@ class Attack(WitsCommand):
 
 
 class Defend(CommandBase):
-    """Wits: the target of the announced attack declares his defence (WIT-ATK-2, WIT-DEF-5)."""
+    """Wits: the target of the announced attack declares his defense (WIT-ATK-2, WIT-DEF-5)."""
 
     type: Literal["defend"] = "defend"
     combatant: str
-    defence: DefenceSpec
+    defense: DefenseSpec
 
 
 class RollAttack(CommandBase):
-    """Wits: roll the announced attack, its defence and its damage."""
+    """Wits: roll the announced attack, its defense and its damage."""
 
     type: Literal["roll_attack"] = "roll_attack"
     degree: Degree | None = Field(default=None, description="As on `attack`.")
@@ -389,7 +389,7 @@ class TakeAction(WitsCommand):
 
 
 class EndTurn(WitsCommand):
-    """End the turn. Wits: keeping any action left for defences (WIT-ORD-5). PHANTÄSIA:
+    """End the turn. Wits: keeping any action left for defenses (WIT-ORD-5). PHANTÄSIA:
     his end-of-turn checks are rolled and his statuses' durations run (PHA-STS-0)."""
 
     type: Literal["end_turn"] = "end_turn"

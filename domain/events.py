@@ -11,12 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 from eventsourcing.domain import Aggregate
+from eventsourcing.utils import register_topic
 
+from domain.audit import BASE_FIELDS
 from domain.fold import evolve
+from domain.upcasting import upcast_event
 
 
 class EncounterEvent(Aggregate.Event):
-    """Base of every Encounter event."""
+    """Base of every Encounter event.
+
+    Version 2: `defense` everywhere; a version-1 event (stored before) is read respelled,
+    with the record as written kept in `recorded_as` (domain.upcasting)."""
+
+    class_version = 2
+
+    @classmethod
+    def upcast_v1_v2(cls, state: dict[str, Any]) -> None:
+        upcast_event(cls.__name__, state, BASE_FIELDS)
 
     actor: str
     cause: int | None
@@ -99,7 +111,7 @@ class AttackRolled(EncounterEvent):
     target: str
     rolls: dict[str, Any]
     attack_bonus: dict[str, int]
-    defence: dict[str, Any]
+    defense: dict[str, Any]
     total: int
     hit: bool
     margin: int
@@ -326,8 +338,8 @@ class AttackAnnounced(EncounterEvent):
     actions: int  # actions it uses
 
 
-class DefenceDeclared(EncounterEvent):
-    """The target's defence against an announced attack, before its roll (WIT-ATK-2)."""
+class DefenseDeclared(EncounterEvent):
+    """The target's defense against an announced attack, before its roll (WIT-ATK-2)."""
 
     combatant: str
     action: str  # the attack defended against
@@ -339,7 +351,7 @@ class DefenceDeclared(EncounterEvent):
 
 
 class AttackTestRolled(EncounterEvent):
-    """An attack's Skill Test and the defence against it, and whether it hit (WIT-ATK-4)."""
+    """An attack's Skill Test and the defense against it, and whether it hit (WIT-ATK-4)."""
 
     combatant: str
     action: str
@@ -349,7 +361,7 @@ class AttackTestRolled(EncounterEvent):
     success: bool
     degree: str  # failure | success | critical | extraordinary
     degree_source: str  # rolled | entered | option
-    defence: dict[str, Any] | None  # {kind, mode, effective, total, success} or None
+    defense: dict[str, Any] | None  # {kind, mode, effective, total, success} or None
     hit: bool
     overridden: bool  # the GM set the hit
 
@@ -573,3 +585,7 @@ class ActionsLost(EncounterEvent):
     combatant: str
     actions: int
     reason: str
+
+
+# stored before DefenceDeclared was respelled (domain.upcasting): its old topic reads as the new
+register_topic(f"{__name__}:DefenceDeclared", DefenseDeclared)

@@ -321,7 +321,7 @@ def _encounter_ended(state: EncounterState, e: Any) -> None:
     state.ended = True
 
 
-# -- the Wits system: actions used this round, defences, aiming, charges ---------------
+# -- the Wits system: actions used this round, defenses, aiming, charges ---------------
 
 
 def _use_actions(who: CombatantState, n: int) -> None:
@@ -339,17 +339,17 @@ def _attack_announced(state: EncounterState, e: Any) -> None:
     _add_actions(state, [e.action])
 
 
-@_on("DefenceDeclared")
-def _defence_declared(state: EncounterState, e: Any) -> None:
+@_on("DefenseDeclared")
+def _defense_declared(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]
     _use_actions(who, e.actions)
-    who.round_marks["defence"] = e.mode
+    who.round_marks["defense"] = e.mode
     who.round_marks["blows"] = who.round_marks.get("blows", 0) + 1
     who.marks.pop("charging", None)
     action = state.action(e.action)
     action.params = {
         **action.params,
-        "defence": {"kind": e.kind, "mode": e.mode, "skill": e.skill, "magical": e.magical},
+        "defense": {"kind": e.kind, "mode": e.mode, "skill": e.skill, "magical": e.magical},
     }
 
 

@@ -271,7 +271,7 @@ GM_ONLY = frozenset(
     }
 )
 # What the GM enters or overrides, wherever it appears in a command (an action, a Boon, a
-# Snag, a defence): a player's command may not set any of them.
+# Snag, a defense): a player's command may not set any of them.
 GM_FIELDS = frozenset(
     {
         "out_of_order",
@@ -286,7 +286,7 @@ GM_FIELDS = frozenset(
         "spell_damage",
         "visible",  # Wits: whether the target can see the blow (WIT-AMB-21)
         "physical",  # Wits: whether the damage rolls up (WIT-AMB-13)
-        "magical",  # Wits: a magical defence the GM allows against a critical
+        "magical",  # Wits: a magical defense the GM allows against a critical
         "effect",  # a GM Boon's effect, a Fate Point's (NOV-BOON-5, NOV-FATE-2)
         "cover",  # PHANTÄSIA: the narrator sets cover (PHA-DEF-5) ...
         "adjacent",  # ... judges adjacency (PHA-AMB-24) ...
@@ -334,10 +334,10 @@ def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> No
     if who is None or who not in grant.combatants:
         name = state.combatants[who].name if who in state.combatants else "that combatant"
         raise Forbidden("ROLE", f"this token does not act for {name}", field="combatant")
-    defends_other = isinstance(command, c.Attack) and command.defence is not None
+    defends_other = isinstance(command, c.Attack) and command.defense is not None
     if defends_other and command.target not in grant.combatants:  # type: ignore[attr-defined]
         # the target answers for himself
-        raise Forbidden("ROLE", "the target declares his own defence (defend)", field="defence")
+        raise Forbidden("ROLE", "the target declares his own defense (defend)", field="defense")
 
 
 def _acting_for(command: BaseModel, state: EncounterState) -> str | None:

@@ -16,6 +16,7 @@ from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo
 from domain.encounter import GM, Encounter, project_encounter
 from domain.errors import DiceNeeded, DomainError
 from domain.state import EncounterState
+from domain.upcasting import respell
 from infra.access import AccessStore, Grant, check_command
 from infra.choices import choices
 from infra.dice import dice_for
@@ -35,7 +36,7 @@ class EncounterStateAsDict(Transcoding):
         return obj.model_dump()
 
     def decode(self, data: dict[str, Any]) -> EncounterState:
-        return EncounterState.model_validate(data)
+        return EncounterState.model_validate(respell(data))  # one taken before `defense`
 
 
 class Conflict(DomainError):

@@ -155,21 +155,21 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("AttackRolled")
 def _(e: Any, s: EncounterState) -> str:
     (roll,) = e.rolls.values()  # "attack", or "friend_attack" for a Snag
-    if e.defence.get("cast") is False:
+    if e.defense.get("cast") is False:
         return (
             f"Round {s.round}: {_name(s, e.combatant)} casts at {_name(s, e.target)}: "
-            f"{roll_text(roll)} vs casting TN {e.defence['casting_tn']}: the spell fails."
+            f"{roll_text(roll)} vs casting TN {e.defense['casting_tn']}: the spell fails."
         )
     outcome = (
         f"hit by {e.margin}, {e.boon_points} Boon Point(s)"
         if e.hit
         else f"miss by {-e.margin}" + (f", {e.snag_points} Snag Point(s)" if e.snag_points else "")
     )
-    because = f" ({e.defence['because']})" if e.defence.get("because") else ""
-    gm = " [GM override]" if "gm_override" in e.defence else ""
+    because = f" ({e.defense['because']})" if e.defense.get("because") else ""
+    gm = " [GM override]" if "gm_override" in e.defense else ""
     return (
         f"Round {s.round}: {_name(s, e.combatant)} attacks {_name(s, e.target)}: "
-        f"{roll_text(roll)} vs DEF {e.defence['def']}{because}: {outcome}.{gm}"
+        f"{roll_text(roll)} vs DEF {e.defense['def']}{because}: {outcome}.{gm}"
     )
 
 
@@ -459,7 +459,7 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_name(s, e.combatant)} attacks {_name(s, e.target)} with {e.action['weapon']}{extra}."
 
 
-@_line("DefenceDeclared")
+@_line("DefenseDeclared")
 def _(e: Any, s: EncounterState) -> str:
     mode = {
         "basic": "Basic Defense",
@@ -477,7 +477,7 @@ def _(e: Any, s: EncounterState) -> str:
     if e.degree_source == "entered":
         degree += " (GM)"
     text = f"{_name(s, e.combatant)} {test}: {degree}"
-    d = e.defence
+    d = e.defense
     if d is not None:
         if d["rolled"]:
             outcome = "stops the blow" if d["success"] else "fails"

@@ -77,11 +77,11 @@ def attacker_of(event: Any, attackers: Mapping[int, str | None]) -> str | None:
 
 def roller(event: Any, roll_name: str, attacker: str | None) -> str:
     """Who a roll is counted for: damage dice for the attacker who rolled them, a Wits
-    defence roll for the defender, any other roll for the event's combatant."""
+    defense roll for the defender, any other roll for the event's combatant."""
     kind = type(event).__name__
     if kind == "DamageApplied" or (kind == "Healed" and roll_name == "damage"):
         return attacker or event.combatant  # a PHANTÄSIA affinity heals with his damage dice
-    if kind == "AttackTestRolled" and roll_name == "defence":
+    if kind == "AttackTestRolled" and roll_name == "defense":
         return event.target
     if kind == "AttackChecked":  # PHANTÄSIA: a player defending rolls his DF or DM
         return next(

@@ -190,7 +190,7 @@ class RuleSystem(ABC):
     def choices(self, state: EncounterState) -> list[Choice]:
         """The commands of play that may make sense now, each complete (no dice): for every
         combatant who may act, each command type with each of its enumerable options
-        (living targets, weapons, affordable actions, open defences, statuses that may
+        (living targets, weapons, affordable actions, open defenses, statuses that may
         end), plus the encounter's own (end the round). Generous is fine: the app keeps
         only those the asking token may send and the rules accept (each is run on a copy
         up to its first die, nothing recorded), so a candidate the rules refuse is simply

@@ -281,7 +281,7 @@ def test_given_a_player_when_he_spends_a_gm_boon_or_a_fate_point_then_403(
     assert r.status_code == 403 and r.json()["field"] == "effect"
 
 
-def test_given_a_players_attack_when_it_declares_the_gms_targets_defence_then_403(
+def test_given_a_players_attack_when_it_declares_the_gms_targets_defense_then_403(
     client: TestClient,
 ) -> None:
     r = client.post("/encounters", json={"name": "W", "ruleset": "wits", "dice_source": "manual"})
@@ -297,7 +297,7 @@ def test_given_a_players_attack_when_it_declares_the_gms_targets_defence_then_40
         "combatant": vartok,
         "target": orc,
         "weapon": "short sword",
-        "defence": {"kind": "dodge"},
+        "defense": {"kind": "dodge"},
         "roll": False,
     }
     r = client.post(
@@ -306,7 +306,7 @@ def test_given_a_players_attack_when_it_declares_the_gms_targets_defence_then_40
         headers={"Authorization": f"Bearer {token}"},
         auth=None,
     )
-    assert r.status_code == 403 and r.json()["field"] == "defence"
+    assert r.status_code == 403 and r.json()["field"] == "defense"
 
 
 def test_given_the_players_action_is_blocked_when_he_resolves_then_403(

@@ -118,7 +118,7 @@ def test_given_phantasia_when_running_demo_then_a_critical_a_fumble_an_expiry_an
     assert verified.exit_code == 0, verified.output  # every seeded face re-derived
     assert "hash chain: intact" in verified.output and "all match" in verified.output
     checked = int(re.search(r"(\d+) faces re-derived", verified.output)[1])
-    assert checked >= 20  # the attack, defence, damage, death and fumble dice all counted
+    assert checked >= 20  # the attack, defense, damage, death and fumble dice all counted
     english = CliRunner().invoke(app, ["replay", eid], env=env)
     assert "critical!" in english.output and "Round 3" in english.output
     assert "¡crítico!" not in english.output

@@ -101,7 +101,7 @@ def test_given_a_player_when_he_sets_the_narrators_judgements_then_403_and_nothi
 def test_given_the_orcs_turn_when_the_narrator_attacks_then_the_player_rolls_df_and_stats_count(
     client: TestClient,
 ) -> None:
-    """PHA-CORE-1, PHA-CORE-2: the orc rolls nothing; the defence roll is the player's."""
+    """PHA-CORE-1, PHA-CORE-2: the orc rolls nothing; the defense roll is the player's."""
     eid, pc, orc, _ = fight(client)
     command(client, eid, {"type": "start_turn"})
     command(client, eid, {"type": "end_turn", "combatant": pc})
@@ -112,14 +112,14 @@ def test_given_the_orcs_turn_when_the_narrator_attacks_then_the_player_rolls_df_
         "targets": [pc],
         "weapon": "hacha",
         "block": [pc],
-        "dice": {"defence": [10]},
+        "dice": {"defense": [10]},
     }
     result = command(client, eid, body)
     (checked,) = [e for e in result["events"] if e["type"] == "AttackChecked"]
     r = checked["data"]["results"][0]
     # 6 + DF (AGI adj 1) + shield 1 − (FUE adj 2 + level increments 1) = 5: 10 fails
     assert (r["rolled_by"], r["check"], r["target_number"], r["hit"]) == ("defender", "DF", 5, True)
-    assert checked["data"]["rolls"]["defence"]["faces"] == [10]
+    assert checked["data"]["rolls"]["defense"]["faces"] == [10]
     command(client, eid, {"type": "roll_damage", "dice": {"damage": [7]}})
     view = client.get(f"/encounters/{eid}").json()
     assert view["ruleset"] == "phantasia" and view["step"] == "turn"
@@ -144,7 +144,7 @@ def test_given_a_phantasia_fight_then_statistics_count_hits_damage_and_whose_dic
         "combatant": orc,
         "targets": [pc],
         "weapon": "hacha",
-        "dice": {"defence": [2]},
+        "dice": {"defense": [2]},
     }
     command(client, eid, body)
     fraylog = client.app.state.fraylog

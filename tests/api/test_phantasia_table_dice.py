@@ -98,7 +98,7 @@ FIGHT: list[Step] = [
     ("end_turn", "", lambda ids: ids["Endimion"], {}),
     ("start_turn", "Start Orc's turn", lambda ids: ids["Orc"], {}),
     # Endimion rolls DF against the axe: 12 fumbles, double damage: (6 + 0 + 1) × 2 = 14
-    ("attack_check", "attacks Endimion with axe (AT)", lambda ids: ids["Orc"], {"defence": [12]}),
+    ("attack_check", "attacks Endimion with axe (AT)", lambda ids: ids["Orc"], {"defense": [12]}),
     ("roll_damage", "", lambda ids: ids["Orc"], {"damage": [6]}),
     ("end_turn", "", lambda ids: ids["Orc"], {}),
     # round 2: a natural 1, a critical: (8 + 0 + 5) × 2 = 26: 21 → −5 PV, and the death
@@ -127,7 +127,7 @@ def test_given_a_fight_driven_by_choices_and_dice_one_at_a_time_then_it_records_
     assert orc["dead"] and orc["pv"] == -5
     # whose roll each was: the player rolls his AT and his DF, the narrator only damage
     whose = {(n["roll"], n["for"]) for n in every}
-    assert ("defence", ids["Endimion"]) in whose and ("attack", ids["Endimion"]) in whose
+    assert ("defense", ids["Endimion"]) in whose and ("attack", ids["Endimion"]) in whose
     assert ("damage", ids["Orc"]) in whose and ("death", ids["Orc"]) in whose
     assert all(n["label"] and n["count"] == 1 for n in every)
 

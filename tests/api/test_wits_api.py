@@ -36,11 +36,11 @@ def test_given_a_wits_fight_with_server_dice_when_audited_then_chain_dice_log_an
         "weapon": "short sword",
         "charge": True,
         "distance_ft": 16.5,
-        "defence": {"kind": "block", "mode": "total_single"},
+        "defense": {"kind": "block", "mode": "total_single"},
     }
     result = post(client, eid, charge)
     types = [e["type"] for e in result["events"]]
-    assert types[:3] == ["Moved", "AttackAnnounced", "DefenceDeclared"]
+    assert types[:3] == ["Moved", "AttackAnnounced", "DefenseDeclared"]
     assert "AttackTestRolled" in types
     assert result["encounter"]["ruleset"] == "wits"
     # a refused command records nothing

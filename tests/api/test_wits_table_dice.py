@@ -33,7 +33,7 @@ FACES = {
     "tie:Farthan": [4, 5],
     "tie:Goblin": [4, 2],
     "attack": [3, 12, 5, 17, 2, 9, 4, 11],
-    "defence": [15, 4, 18, 7],
+    "defense": [15, 4, 18, 7],
     "damage": [8, 3, 6, 2, 4, 1, 5, 2, 3, 1, 6, 1, 2],
     "strength": [14, 3],
 }
@@ -157,7 +157,7 @@ def test_given_a_wits_fight_driven_by_choices_and_table_dice_then_it_records_as_
     assert {"roll_initiative", "aim", "attack", "defend", "roll_attack", "knock_back"} <= kinds
     assert "end_round" in kinds
     rolled = {name for _, faces in played for name in faces}
-    assert {"tie:Farthan", "attack", "defence", "damage", "strength"} <= rolled
+    assert {"tie:Farthan", "attack", "defense", "damage", "strength"} <= rolled
 
     again, again_ids = table(client)
     for body, faces in played:
@@ -191,13 +191,13 @@ def test_given_a_hit_when_its_damage_rolls_up_face_by_face_then_so_far_tells_the
         "combatant": ids["Lief"],
         "target": ids["Farthan"],
         "weapon": "short sword",
-        "defence": {"kind": "block"},
+        "defense": {"kind": "block"},
         "dice": {},
     }
     story = []
     for roll, value in [
         ("attack", 3),
-        ("defence", 15),
+        ("defense", 15),
         ("damage", 8),
         ("damage", 8),
         ("damage", 2),

@@ -32,7 +32,7 @@ def test_given_dex_2_and_dr_6_when_hitting_with_margin_3_against_ar_4_then_7_dam
     events = t.resolve([8, 6])
     attack, damage = of_type(events, "AttackRolled")[0], of_type(events, "DamageApplied")[0]
     assert attack.rolls["attack"]["modifiers"] == {"skill ranks": 7, "dex bonus": 2}
-    assert (attack.total, attack.defence["def"], attack.hit, attack.margin) == (23, 20, True, 3)
+    assert (attack.total, attack.defense["def"], attack.hit, attack.margin) == (23, 20, True, 3)
     assert attack.boon_points == 0
     assert sum(damage.breakdown["base_damage"].values()) == 8
     assert (damage.amount, damage.hits_before, damage.hits_after) == (7, 30, 23)
@@ -273,7 +273,7 @@ def test_given_a_miss_by_10_when_resolved_then_snag_point_recorded() -> None:
 def test_given_gm_override_when_resolving_then_miss_becomes_hit() -> None:
     t = duel()
     events = t.resolve([4, 5], hit=True)
-    assert of_type(events, "AttackRolled")[0].defence["gm_override"] is True
+    assert of_type(events, "AttackRolled")[0].defense["gm_override"] is True
     assert of_type(events, "DamageApplied")[0].amount == 4  # BD 8 − AR 4, no scaled
 
 

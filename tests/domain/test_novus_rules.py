@@ -316,7 +316,7 @@ def test_nov_atk_6_a_spell_vs_def_uses_one_casting_roll_twice() -> None:
         },
     )
     attack = of_type(events := t.resolve(dice={"casting": [7, 7]}), "AttackRolled")[0]
-    assert attack.defence["cast"] and attack.total == 20 and attack.margin == 10
+    assert attack.defense["cast"] and attack.total == 20 and attack.margin == 10
     assert of_type(events, "DamageApplied")[0].amount == 7 + 10
     t.run(c.EndRound())
     (
@@ -324,7 +324,7 @@ def test_nov_atk_6_a_spell_vs_def_uses_one_casting_roll_twice() -> None:
         t.declare("A", {"kind": "cast_spell", "target": "B", "casting_tn": 25, "spell_bonus": 6}),
     )
     fizzled = of_type(t.resolve(dice={"casting": [7, 7]}), "AttackRolled")[0]
-    assert not fizzled.defence["cast"] and not fizzled.hit
+    assert not fizzled.defense["cast"] and not fizzled.hit
 
 
 def test_nov_call_2_6_called_shot_ar_and_head_boons_only() -> None:

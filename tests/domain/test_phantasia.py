@@ -160,7 +160,7 @@ def test_given_endimion_at_10_pv_when_an_arrow_deals_13_then_minus_3_unconscious
     rolls nothing; Endimion fails his DF check and the narrator rolls the arrow's damage,
     1d8 8 + AGI adj 0 + level 5 = 13; PV −3, Unconscious; death check d100 54 > 3."""
     t = table(("Archer", creature(level=5)), ("Endimion", pc(current_pv=10)))
-    events = attack(t, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    events = attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     (checked,) = of_type(events, "AttackChecked")
     assert checked.results[0]["rolled_by"] == "defender" and checked.results[0]["check"] == "DF"
     events = t.run(c.RollDamage(), damage=[8], death=[54])
@@ -181,11 +181,11 @@ def test_given_endimion_unconscious_at_minus_3_when_hit_for_10_then_20_and_a_dea
     the negative damage (23); a new death check: d100 ≤ 23 kills, otherwise he stays
     unconscious at −23."""
     t = table(("Archer", creature(level=5)), ("Endimion", pc(current_pv=10)))
-    attack(t, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     t.run(c.RollDamage(), damage=[8], death=[54])
     next_turn(t)
     next_turn(t)  # the archer's next turn: DF 6 + 1 + 3 (prone, ranged) = 10; 11 fails
-    attack(t, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     events = t.run(c.RollDamage(), damage=[5], death=[face])
     (damage,) = of_type(events, "DamageApplied")
     assert damage.breakdown["rolled"] == 10 and damage.breakdown["factor"] == 2
@@ -342,7 +342,7 @@ def test_given_endimion_prepared_an_action_when_tybalt_casts_then_it_resolves_fi
         dice={"attack": [11]},
     )
     # Tybalt's magic comes after it, with the narrator's creature rolling nothing
-    events = attack(t, "Tybalt", "Endimion", power="Bolt", dice={"defence": [2]})
+    events = attack(t, "Tybalt", "Endimion", power="Bolt", dice={"defense": [2]})
     assert of_type(events, "AttackChecked")[0].results[0]["check"] == "DM"
     # a prepared action not used before his next turn is lost (PHA-RX-3)
     t.run(c.EndTurn(combatant=t.ids["Tybalt"]))
@@ -435,13 +435,13 @@ def test_given_a_defender_in_defense_then_weapon_damage_13_is_halved_to_6_and_ma
     assert "defense" in statuses(t, "Endimion")
     next_turn(t)
     (checked,) = of_type(
-        attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]}), "AttackChecked"
+        attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]}), "AttackChecked"
     )
     assert checked.results[0]["parts"]["defense"] == 3
     (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["rolled"] == 13 and damage.amount == 6
     (checked,) = of_type(
-        attack(t, "Orc", "Endimion", power="Fuego", dice={"defence": [11]}), "AttackChecked"
+        attack(t, "Orc", "Endimion", power="Fuego", dice={"defense": [11]}), "AttackChecked"
     )
     assert "defense" not in checked.results[0]["parts"]
     (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
@@ -459,7 +459,7 @@ def test_given_magic_damage_13_against_defense_then_13():
     next_turn(t)
     t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
     next_turn(t)
-    attack(t, "Orc", "Endimion", power="Fuego", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", power="Fuego", dice={"defense": [11]})
     (damage,) = of_type(t.run(c.RollDamage(), damage=[6, 7]), "DamageApplied")
     assert damage.amount == 13 and damage.breakdown["halvings"] == []
 
@@ -701,7 +701,7 @@ def test_given_an_orc_attacking_a_blocking_pc_then_the_pc_rolls_df_at_8_then_11(
         ("Endimion", pc(pv=60, figures={"df": 3}, shield={"df": 1})),
     )
     (checked,) = of_type(
-        attack(t, "Orc", "Endimion", weapon="axe", block=["Endimion"], dice={"defence": [12]}),
+        attack(t, "Orc", "Endimion", weapon="axe", block=["Endimion"], dice={"defense": [12]}),
         "AttackChecked",
     )
     r = checked.results[0]
@@ -722,11 +722,11 @@ def test_given_an_orc_attacking_a_blocking_pc_then_the_pc_rolls_df_at_8_then_11(
             "Endimion",
             weapon="axe",
             block=["Endimion"],
-            dice={"defence": [11]},
+            dice={"defense": [11]},
         )
     block = ["Endimion"] if not shield_breaks else []
     (checked,) = of_type(
-        attack(t, "Orc", "Endimion", weapon="axe", block=block, dice={"defence": [11]}),
+        attack(t, "Orc", "Endimion", weapon="axe", block=block, dice={"defense": [11]}),
         "AttackChecked",
     )
     assert checked.results[0]["target_number"] == (11 if not shield_breaks else 10)
@@ -738,7 +738,7 @@ def test_given_a_fumbled_dm_check_when_the_power_stuns_then_its_duration_is_doub
     stun = {"name": "Aturdir", "damage": "1d4"}
     t = table(("Tybalt", creature(powers=[stun])), ("Endimion", pc()))
     (checked,) = of_type(
-        attack(t, "Tybalt", "Endimion", power="Aturdir", dice={"defence": [12]}),
+        attack(t, "Tybalt", "Endimion", power="Aturdir", dice={"defense": [12]}),
         "AttackChecked",
     )
     action = checked.action["id"]
@@ -879,7 +879,7 @@ def test_given_a_tie_the_narrator_lets_act_at_once_then_the_second_acts_before_r
     assert orc["pv"] < 0 and orc["statuses"]["unconscious"]["deferred"]
     events = next_turn(t)
     assert of_type(events, "TurnStarted")[0].actions == 2  # he still acts, at the same time
-    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
     t.run(c.RollDamage(), damage=[3])
     events = t.run(c.EndTurn(combatant=t.ids["Orc"]))
     assert [e.data for e in of_type(events, "StatusTicked")][:1] == [{"deferred": False}]

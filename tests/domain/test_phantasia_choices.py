@@ -139,7 +139,7 @@ def test_given_the_orc_attacks_a_player_with_a_shield_then_the_player_may_block_
     attacks = of(offered(t), "attack_check", t.ids["Orc"])
     axe = [x for x in attacks if x["command"].get("weapon") == "axe"]
     assert sorted(x["command"].get("block", []) != [] for x in axe) == [False, True]
-    assert {x["first_roll"]["roll"] for x in axe} == {"defence"}
+    assert {x["first_roll"]["roll"] for x in axe} == {"defense"}
     assert {x["first_roll"]["for"] for x in axe} == {t.ids["Endimion"]}
 
 
@@ -323,7 +323,7 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
     less he falls unconscious and makes a death check at once."""
     t = fight(("Orc", creature()), ("Endimion", pc(current_pv=3)))
     df = asked(t, c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"))
-    assert (df["roll"], df["for"], df["sides"]) == ("defence", t.ids["Endimion"], 12)
+    assert (df["roll"], df["for"], df["sides"]) == ("defense", t.ids["Endimion"], 12)
     assert df["label"] == (
         "Endimion's DF against Orc's attack (axe): 1d12, 7 or less; a 1 is a critical, "
         "a 12 a fumble"
@@ -334,7 +334,7 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
     )
     t.run(
         c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"),
-        defence=[12],
+        defense=[12],
     )
     damage = asked(t, c.RollDamage())
     assert (damage["roll"], damage["for"]) == ("damage", t.ids["Orc"])

@@ -159,15 +159,15 @@ def test_given_a_goblin_when_it_swings_and_casts_at_a_pc_then_she_rolls_df_dm_an
     assert t.view["acting"] == t.ids["Goblin"]
     # the goblin has no attack roll to make: a face for it is refused as unrolled
     with pytest.raises(DiceError) as e:
-        attack(t, "Goblin", "Lyra", weapon="axe", dice={"attack": [1], "defence": [5]})
+        attack(t, "Goblin", "Lyra", weapon="axe", dice={"attack": [1], "defense": [5]})
     assert e.value.roll == "attack"
-    r = result(attack(t, "Goblin", "Lyra", weapon="axe", dice={"defence": [12]}))
+    r = result(attack(t, "Goblin", "Lyra", weapon="axe", dice={"defense": [12]}))
     assert (r["check"], r["rolled_by"], r["roller"]) == ("DF", "defender", t.ids["Lyra"])
     assert r["fumble"] and r["hit"] and r["doubled"]  # her fumble: double damage
     refused("PHA-CRIT-4", t.run, c.RollFumble(), fumble=[3])  # nobody fumbled an attack
     (damage,) = of_type(t.run(c.RollDamage(), damage=[4]), "DamageApplied")
     assert damage.breakdown["factor"] == 2 and damage.amount == (4 + 0 + 1) * 2
-    r = result(attack(t, "Goblin", "Lyra", power="Hex", dice={"defence": [1]}))
+    r = result(attack(t, "Goblin", "Lyra", power="Hex", dice={"defense": [1]}))
     assert (r["check"], r["rolled_by"], r["roller"]) == ("DM", "defender", t.ids["Lyra"])
     assert not r["hit"] and r["critical"] and not r["doubled"]
     assert t.who("Lyra")["pm"] == 4  # PHA-CRIT-3: her natural 1
@@ -199,7 +199,7 @@ def test_given_a_level_4_martial_enemy_when_it_attacks_a_df_3_pc_twice_then_df_t
     assert t.who("Endimion")["df"] == 3
     pm = 3
     for face, target in ((first, 6), (second, 9)):
-        r = result(attack(t, "Brute", "Endimion", weapon="axe", dice={"defence": [face]}))
+        r = result(attack(t, "Brute", "Endimion", weapon="axe", dice={"defense": [face]}))
         assert (r["rolled_by"], r["check"], r["target_number"]) == ("defender", "DF", target)
         assert r["parts"]["attacker FUE adj"] == -1
         assert r["parts"]["attacker level increments"] == -2
@@ -248,7 +248,7 @@ def test_given_a_large_x2_fue_10_creature_when_it_attacks_then_adj_4_df_target_3
     assert t.who("Endimion")["df"] == 1
     ogre = t.who("Ogre")
     assert ogre["adjustments"]["fue"] == 4 and ogre["at"]["club"] == 10
-    r = result(attack(t, "Ogre", "Endimion", weapon="club", dice={"defence": [4]}))
+    r = result(attack(t, "Ogre", "Endimion", weapon="club", dice={"defense": [4]}))
     assert r["target_number"] == 3 and r["hit"]
     assert r["parts"]["attacker FUE adj"] == -4
     assert "attacker level increments" not in r["parts"]
@@ -285,7 +285,7 @@ def test_given_an_enemy_type_and_level_when_entered_then_its_increments_are_floo
     foe = t.who("Foe")
     assert (foe["at"]["axe"], foe["df"]) == (6 + at_df, at_df)
     assert (foe["am"], foe["dm"]) == (6 + am_dm, am_dm)
-    r = result(attack(t, "Foe", "Endimion", weapon="axe", dice={"defence": [2]}))
+    r = result(attack(t, "Foe", "Endimion", weapon="axe", dice={"defense": [2]}))
     assert r["target_number"] == 6 - at_df
     next_turn(t)
     r = result(attack(t, "Endimion", "Foe", power="Bolt", dice={"attack": [11]}))
@@ -320,7 +320,7 @@ def test_given_fue_10_when_attacking_in_melee_then_the_at_contribution_is_2_not_
     assert damage.breakdown["FUE adj"] == 2 and damage.amount == 3 + 2 + 1
 
 
-# -- PHA-TV-41: magic attack and magic defence ---------------------------------------------
+# -- PHA-TV-41: magic attack and magic defense ---------------------------------------------
 
 
 @pytest.mark.parametrize("figures", [{}, {"am": 8, "dm": 2}])
@@ -342,7 +342,7 @@ def test_given_int_11_and_a_level_4_magical_enemy_when_each_casts_then_am_6_and_
     assert (r["check"], r["rolled_by"], r["target_number"]) == ("AM", "attacker", 6)
     assert not r["hit"]
     next_turn(t)
-    r = result(attack(t, "Witch", "Endimion", power="Hex", dice={"defence": [6]}))
+    r = result(attack(t, "Witch", "Endimion", power="Hex", dice={"defense": [6]}))
     assert (r["check"], r["rolled_by"], r["target_number"]) == ("DM", "defender", 6)
     assert not r["hit"]  # 6 ≤ 6: avoided
     assert r["parts"].get("attacker level increments", 0) == (0 if figures else -2)
@@ -367,14 +367,14 @@ def test_given_fue_6_and_the_load_rule_when_carrying_50_kg_then_weakness_and_mo_
     refused("PHA-ACT-16", t.run, c.Act(combatant=t.ids["Endimion"], action="move", metres=6))
     t.run(c.Act(combatant=t.ids["Endimion"], action="move", metres=5))
     next_turn(t)
-    r = result(attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [15]}))
+    r = result(attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [15]}))
     assert r["check"] == "DF" and r["die"] == 20 and r["hit"] and not r["fumble"]
     t.run(c.RollDamage(), damage=[1])
     events = t.run(c.SetLoad(combatant=t.ids["Endimion"], carried_kg=40))
     assert of_type(events, "StatusEnded")[0].status == "overloaded"
     assert "overloaded" not in statuses(t, "Endimion")
     assert t.who("Endimion")["movement"] == 8
-    r = result(attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [3]}))
+    r = result(attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [3]}))
     assert r["die"] == 12
 
 
@@ -394,7 +394,7 @@ def test_given_a_cooldown_2_power_when_used_in_turn_3_then_refused_in_turns_4_5_
     t = table(("Wyrm", creature(powers=[breath])), ("Endimion", pc()))
 
     def breathe() -> list[Any]:
-        return attack(t, "Wyrm", "Endimion", power="Breath", dice={"defence": [2]})
+        return attack(t, "Wyrm", "Endimion", power="Breath", dice={"defense": [2]})
 
     for turn in range(1, 7):
         if turn > 1:

@@ -83,7 +83,7 @@ def test_given_a_group_initiative_when_voided_then_every_member_rolls_again():
 def test_given_an_open_hit_then_the_turn_cannot_end_until_its_damage_is_rolled():
     """PHA-DMG-1: nothing is lost at a round's end."""
     t = table(("Orc", creature()), ("Endimion", pc()))
-    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
     refused("PHA-DMG-1", t.run, c.EndTurn(combatant=t.ids["Orc"]))
     t.run(c.RollDamage(), damage=[3])
     t.run(c.EndTurn(combatant=t.ids["Orc"]))
@@ -111,7 +111,7 @@ def test_given_an_area_power_that_hits_one_and_fumbles_then_fumble_first_then_da
         "Endimion",
         "Goblin",
         power="Bola",
-        dice={"defence:Endimion": [11], "attack": [12]},
+        dice={"defense:Endimion": [11], "attack": [12]},
     )
     refused("PHA-CRIT-4", t2.run, c.RollDamage(), damage=[3])
     t2.run(c.RollFumble(), fumble=[3])
@@ -175,7 +175,7 @@ def test_given_death_rerolls_then_only_a_failed_check_once_and_only_for_an_ally(
         death=[50],
     )
     t2 = table(("Archer", creature(level=5)), ("Endimion", pc(current_pv=1, phantasia_points=1)))
-    attack(t2, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    attack(t2, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     t2.run(c.RollDamage(), damage=[8], death=[3])
     assert t2.who("Endimion")["dead"]
     events = t2.run(
@@ -185,7 +185,7 @@ def test_given_death_rerolls_then_only_a_failed_check_once_and_only_for_an_ally(
     t3 = table(
         ("Archer", creature(level=5)), ("Endimion", pc(current_pv=1, level=10, phantasia_points=2))
     )
-    attack(t3, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    attack(t3, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     t3.run(c.RollDamage(), damage=[8], death=[3])
     t3.run(c.SpendPhantasiaPoint(combatant=t3.ids["Endimion"], use="death_reroll"), death=[2])
     assert t3.who("Endimion")["dead"]
@@ -235,7 +235,7 @@ def test_given_bad_input_then_each_is_refused_and_nothing_recorded():
 def test_given_a_block_that_failed_without_fumbling_then_the_shield_does_not_break():
     """PHA-DEF-3: only a fumbled block lets the shield break."""
     t = table(("Orc", creature()), ("Endimion", pc(shield={"df": 1})))
-    attack(t, "Orc", "Endimion", weapon="axe", block=["Endimion"], dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", block=["Endimion"], dice={"defense": [11]})
     refused("PHA-DEF-3", t.run, c.RollDamage(shield_breaks=[t.ids["Endimion"]]), damage=[3])
 
 
@@ -255,7 +255,7 @@ def test_given_the_fumble_five_free_attack_then_it_is_taken_at_once_or_lost():
         "Endimion",
         weapon="axe",
         free=True,
-        dice={"defence": [11]},
+        dice={"defense": [11]},
     )
 
 
@@ -288,7 +288,7 @@ def test_given_the_agi_order_variant_then_a_group_roll_is_refused():
 def test_given_a_failed_death_check_then_its_reroll_comes_at_once_or_not_at_all():
     """PHA-DTH-6: a failed death check is re-rolled with a point in the turn it was made."""
     t = table(("Archer", creature(level=5)), ("Endimion", pc(current_pv=1, phantasia_points=1)))
-    attack(t, "Archer", "Endimion", weapon="bow", dice={"defence": [11]})
+    attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     t.run(c.RollDamage(), damage=[8], death=[3])
     next_turn(t)
     refused(

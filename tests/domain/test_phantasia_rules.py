@@ -328,9 +328,9 @@ def test_given_a_knock_down_won_then_prone_with_its_modifiers_until_it_stands_up
     events = attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [11]})
     assert parts_of(events)["target prone, adjacent"] == 3
     next_turn(t)
-    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [2]})
+    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [2]})
     assert parts_of(events)["attacker attacking from the ground"] == 3
-    events = attack(t, "Orc", "Endimion", weapon="crossbow", dice={"defence": [2]})
+    events = attack(t, "Orc", "Endimion", weapon="crossbow", dice={"defense": [2]})
     assert "attacker attacking from the ground" not in parts_of(events)
     next_turn(t)
     next_turn(t)
@@ -427,7 +427,7 @@ def test_given_a_player_defending_then_a_successful_df_check_avoids_the_attack()
     """PHA-DEF-1, PHA-CORE-2: the DF check passed, the attack deals nothing; no damage is
     rolled."""
     t = table(("Orc", creature()), ("Endimion", pc()))
-    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [6]})
+    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [6]})
     r = result_of(events)
     assert r["check"] == "DF" and r["success"] and not r["hit"]
     assert t.view["pending_attack"] is None and t.view["step"] == "turn"
@@ -442,7 +442,7 @@ def test_given_a_natural_1_on_a_df_check_then_avoided_one_pm_and_a_push_back_if_
     restores 1 PM and, blocking with a shield, pushes the enemy back 1 m."""
     t = table(("Orc", creature()), ("Endimion", pc(pm=3, shield={"df": 1})))
     blocking = ["Endimion"] if block else []
-    r = result_of(attack(t, "Orc", "Endimion", weapon="axe", block=blocking, dice={"defence": [1]}))
+    r = result_of(attack(t, "Orc", "Endimion", weapon="axe", block=blocking, dice={"defense": [1]}))
     assert r["critical"] and not r["hit"] and r["pushes_back"] is block
     assert t.who("Endimion")["pm"] == 4
 
@@ -462,7 +462,7 @@ def test_given_a_target_in_cover_then_its_df_rises_by_the_narrators_amount(
     assert parts_of(events)["target cover"] == -bonus
     next_turn(t)
     events = attack(
-        t, "Orc", "Endimion", weapon="bow", cover={"Endimion": cover}, dice={"defence": [2]}
+        t, "Orc", "Endimion", weapon="bow", cover={"Endimion": cover}, dice={"defense": [2]}
     )
     assert parts_of(events)["cover"] == bonus
 
@@ -519,7 +519,7 @@ def test_given_a_failed_death_check_then_a_phantasia_point_re_rolls_it():
     """PHA-DTH-6, PHA-PP-2 (c): the point re-rolls the check that killed him; passed, he is
     no longer dead (still unconscious)."""
     t = table(("Orc", creature()), ("Endimion", pc(current_pv=2, phantasia_points=1)))
-    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
     events = t.run(c.RollDamage(), damage=[8], death=[5])
     assert of_type(events, "DeathChecked")[0].dies and t.who("Endimion")["dead"]
     events = t.run(
@@ -542,11 +542,11 @@ def test_given_a_sustained_power_when_its_caster_takes_damage_then_a_vit_check_o
     act(t, "Endimion", "cast_power", power="Escudo arcano", sustain=True)
     assert t.who("Endimion")["sustaining"] == "Escudo arcano"
     next_turn(t)
-    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
     events = t.run(c.RollDamage(), damage=[3], concentration=[6])
     assert of_type(events, "CheckRolled")[0].purpose == "concentration"
     assert t.who("Endimion")["sustaining"] == "Escudo arcano"
-    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
     t.run(c.RollDamage(), damage=[3], concentration=[7])
     assert t.who("Endimion")["sustaining"] is None
 
@@ -614,7 +614,7 @@ def test_given_blind_then_minus_3_to_at_and_df_and_no_power_aimed_at_a_creature(
     refused("PHA-STS-4", attack, t, "Endimion", "Orc", power="Rayo", dice={"attack": [3]})
     act(t, "Endimion", "cast_power", power="Niebla")
     next_turn(t)
-    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [2]})
+    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [2]})
     assert parts_of(events)["blind"] == -3
 
 
@@ -631,7 +631,7 @@ def test_given_invisible_then_plus_5_on_the_action_that_ends_it():
     assert of_type(events, "StatusEnded")[0].status == "invisible"
     status(t, "Endimion", "invisible", turns=5)
     next_turn(t)
-    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [2]})
+    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [2]})
     assert parts_of(events)["invisible"] == 5
 
 
@@ -723,7 +723,7 @@ def test_given_a_failed_df_check_then_an_allys_phantasia_point_re_rolls_it():
         ("Endimion", pc(phantasia_points=0)),
         ("Tybalt", pc(phantasia_points=1)),
     )
-    attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [11]})
+    attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
     refused("PHA-PP-2", t.run, c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="reroll"))
     events = t.run(
         c.SpendPhantasiaPoint(
@@ -761,7 +761,7 @@ def test_given_a_blind_creature_attacking_a_player_then_its_minus_3_is_mirrored_
     with the opposite sign on the player's target."""
     t = table(("Orc", creature()), ("Endimion", pc(figures={"df": 2})))
     status(t, "Orc", "blind", turns=3)
-    r = result_of(attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [2]}))
+    r = result_of(attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [2]}))
     assert r["parts"]["attacker blind"] == 3 and r["target_number"] == 6 + 2 + 3
 
 
@@ -852,14 +852,14 @@ def test_given_a_thrown_weapon_then_it_is_ranged_by_its_code_unless_the_gm_says_
 def test_given_a_shield_then_it_counts_only_on_a_declared_block():
     """PHA-WPN-4, PHA-DEF-2 (Default PHA-AMB-31)."""
     t = table(("Orc", creature()), ("Endimion", pc(shield={"df": 2})), ("Lia", pc()))
-    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defence": [2]})
+    events = attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [2]})
     assert "shield (block)" not in parts_of(events)
-    events = attack(t, "Orc", "Endimion", weapon="axe", block=["Endimion"], dice={"defence": [2]})
+    events = attack(t, "Orc", "Endimion", weapon="axe", block=["Endimion"], dice={"defense": [2]})
     assert parts_of(events)["shield (block)"] == 2
     for _ in range(3):
         next_turn(t)
     refused(
-        "PHA-DEF-2", attack, t, "Orc", "Lia", weapon="axe", block=["Lia"], dice={"defence": [2]}
+        "PHA-DEF-2", attack, t, "Orc", "Lia", weapon="axe", block=["Lia"], dice={"defense": [2]}
     )
 
 
@@ -909,13 +909,13 @@ def test_given_a_power_with_cooldown_1_used_in_turn_1_then_refused_in_turn_2_usa
     """PHA-FOE-5 (Default PHA-AMB-49): counted in the creature's own turns."""
     breath = {"name": "Aliento", "damage": "1d6", "cooldown": 1}
     t = table(("Drake", creature(powers=[breath])), ("Endimion", pc(pv=60)))
-    attack(t, "Drake", "Endimion", power="Aliento", dice={"defence": [2]})
+    attack(t, "Drake", "Endimion", power="Aliento", dice={"defense": [2]})
     next_turn(t)
     next_turn(t)
-    refused("PHA-FOE-5", attack, t, "Drake", "Endimion", power="Aliento", dice={"defence": [2]})
+    refused("PHA-FOE-5", attack, t, "Drake", "Endimion", power="Aliento", dice={"defense": [2]})
     next_turn(t)
     next_turn(t)
-    attack(t, "Drake", "Endimion", power="Aliento", dice={"defence": [2]})
+    attack(t, "Drake", "Endimion", power="Aliento", dice={"defense": [2]})
 
 
 def test_given_an_out_of_order_attack_outside_his_turn_then_no_repeat_penalty():

@@ -54,8 +54,8 @@ def table(a: dict[str, Any] | None = None, b: dict[str, Any] | None = None, **op
 
 def attack(t: DomainTable, who: str, target: str, weapon: str = "short sword", **kw: Any):
     dice = kw.pop("dice", {})
-    if "defence" in kw and kw["defence"] is not None:
-        kw["defence"] = c.DefenceSpec(**kw["defence"])
+    if "defense" in kw and kw["defense"] is not None:
+        kw["defense"] = c.DefenseSpec(**kw["defense"])
     return t.run(c.Attack(combatant=t.ids[who], target=t.ids[target], weapon=weapon, **kw), **dice)
 
 
@@ -81,8 +81,8 @@ def test_given_lief_hits_with_a_short_sword_when_the_d6_rolls_up_then_damage_is_
 def test_given_farthan_blocks_when_his_shield_and_armour_add_then_block_skill_is_11():
     """WIT-TV-2 (WIT-DEF-6, WIT-DEF-7): floor(15 / 2) + 2 + 2 = 11."""
     t = table(a=fighter(), b=farthan())
-    events = attack(t, "A", "B", "fist", defence={"kind": "block"}, roll=False)
-    (declared,) = of_type(events, "DefenceDeclared")
+    events = attack(t, "A", "B", "fist", defense={"kind": "block"}, roll=False)
+    (declared,) = of_type(events, "DefenseDeclared")
     assert declared.skill["base"] == 7
     assert declared.skill["parts"] == {"shield defense": 2, "armour defense": 2}
     assert declared.skill["effective"] == 11
@@ -93,10 +93,10 @@ def test_given_farthans_block_at_11_when_he_rolls_7_then_the_punch_is_stopped():
     block 7 vs 11 succeeds: no damage. The defender may be entered before the roll."""
     t = table(a=fighter(), b=farthan())
     attack(t, "A", "B", "fist", roll=False)
-    t.run(c.Defend(combatant=t.ids["B"], defence=c.DefenceSpec(kind="block")))
-    events = t.run(c.RollAttack(), attack=[9], defence=[7])
+    t.run(c.Defend(combatant=t.ids["B"], defense=c.DefenseSpec(kind="block")))
+    events = t.run(c.RollAttack(), attack=[9], defense=[7])
     (rolled,) = of_type(events, "AttackTestRolled")
-    assert rolled.success and rolled.defence["success"] and not rolled.hit
+    assert rolled.success and rolled.defense["success"] and not rolled.hit
     assert not of_type(events, "DamageApplied")
     assert t.who("B")["health"] == 20
 
@@ -241,9 +241,9 @@ def test_given_farthan_takes_total_defense_against_one_attack_then_block_is_14()
     """WIT-TV-10 (WIT-DEF-4): 11 + 3 = 14, and it uses both his actions."""
     t = table(a=fighter(), b=farthan())
     events = attack(
-        t, "A", "B", "fist", defence={"kind": "block", "mode": "total_single"}, roll=False
+        t, "A", "B", "fist", defense={"kind": "block", "mode": "total_single"}, roll=False
     )
-    (declared,) = of_type(events, "DefenceDeclared")
+    (declared,) = of_type(events, "DefenseDeclared")
     assert declared.skill["effective"] == 14 and declared.actions == 2
     assert t.who("B")["actions_left"] == 0
 
@@ -290,10 +290,10 @@ def test_given_he_attacked_this_round_when_he_tries_total_defense_then_only_basi
     attack(t, "A", "B", dice={"attack": [20]})
     t.run(c.EndTurn(combatant=t.ids["A"]))
     attack(t, "B", "A", roll=False)
-    total = c.DefenceSpec(kind="parry", mode="total")
-    refused("WIT-DEF-1", t.run, c.Defend(combatant=t.ids["A"], defence=total))
-    events = t.run(c.Defend(combatant=t.ids["A"], defence=c.DefenceSpec(kind="parry")))
-    assert of_type(events, "DefenceDeclared")[0].mode == "basic"
+    total = c.DefenseSpec(kind="parry", mode="total")
+    refused("WIT-DEF-1", t.run, c.Defend(combatant=t.ids["A"], defense=total))
+    events = t.run(c.Defend(combatant=t.ids["A"], defense=c.DefenseSpec(kind="parry")))
+    assert of_type(events, "DefenseDeclared")[0].mode == "basic"
 
 
 def test_given_a_top_heavy_axe_used_to_attack_when_parrying_then_skill_is_7():
@@ -307,8 +307,8 @@ def test_given_a_top_heavy_axe_used_to_attack_when_parrying_then_skill_is_7():
     attack(t, "A", "B", "axe", dice={"attack": [20]})
     t.run(c.EndTurn(combatant=t.ids["A"]))
     attack(t, "B", "A", roll=False)
-    events = t.run(c.Defend(combatant=t.ids["A"], defence=c.DefenceSpec(kind="parry")))
-    (declared,) = of_type(events, "DefenceDeclared")
+    events = t.run(c.Defend(combatant=t.ids["A"], defense=c.DefenseSpec(kind="parry")))
+    (declared,) = of_type(events, "DefenseDeclared")
     assert declared.skill["parts"] == {"top-heavy after attacking": -2, "armour defense": 2}
     assert declared.skill["effective"] == 7
 
@@ -331,7 +331,7 @@ def test_given_a_top_heavy_weapon_ruled_no_parry_when_parrying_after_attacking_t
     attack(t, "A", "B", "axe", dice={"attack": [20]})
     t.run(c.EndTurn(combatant=t.ids["A"]))
     attack(t, "B", "A", roll=False)
-    refused("WIT-DEF-8", t.run, c.Defend(combatant=t.ids["A"], defence=c.DefenceSpec(kind="parry")))
+    refused("WIT-DEF-8", t.run, c.Defend(combatant=t.ids["A"], defense=c.DefenseSpec(kind="parry")))
 
 
 def test_given_he_aimed_then_defended_when_he_attacks_then_no_aiming_bonus():
@@ -342,7 +342,7 @@ def test_given_he_aimed_then_defended_when_he_attacks_then_no_aiming_bonus():
     t.run(c.Aim(combatant=t.ids["A"]))
     assert t.who("A")["aim"] == 2
     t.run(c.EndRound())
-    events = attack(t, "B", "A", defence={"kind": "parry"}, dice={"attack": [20], "defence": [1]})
+    events = attack(t, "B", "A", defense={"kind": "parry"}, dice={"attack": [20], "defense": [1]})
     (lost,) = of_type(events, "AimLost")
     assert lost.aim == 2
     t.run(c.EndTurn(combatant=t.ids["B"]))
@@ -503,15 +503,15 @@ def test_given_total_defense_when_three_blows_come_then_a_fourth_is_refused():
         t.add(name, fighter(wits=wits))
     t.run(c.RollInitiative())
     total = {"kind": "dodge", "mode": "total"}
-    attack(t, "A", "D", defence=total, roll=False)
+    attack(t, "A", "D", defense=total, roll=False)
     assert t.who("D")["actions_left"] == 0  # Default WIT-AMB-7: both actions
-    again = c.Defend(combatant=t.ids["D"], defence=c.DefenceSpec(**total))
+    again = c.Defend(combatant=t.ids["D"], defense=c.DefenseSpec(**total))
     refused("WIT-DEF-3", t.run, again)  # each attack at most once
-    t.run(c.RollAttack(), attack=[3], defence=[1])
+    t.run(c.RollAttack(), attack=[3], defense=[1])
     for who in ("A", "B"):
-        attack(t, who, "D", defence=total, dice={"attack": [3], "defence": [1]})
+        attack(t, who, "D", defense=total, dice={"attack": [3], "defense": [1]})
     assert t.who("D")["blows_defended"] == 3 and t.who("D")["health"] == 20
-    refused("WIT-DEF-3", attack, t, "B", "D", defence=total, roll=False)
+    refused("WIT-DEF-3", attack, t, "B", "D", defense=total, roll=False)
     refused("WIT-DEF-3", attack, t, "D", "A", out_of_order=True, dice={"attack": [1]})
 
 
@@ -527,16 +527,16 @@ def test_given_total_defense_after_another_action_then_refused():
         "A",
         "B",
         out_of_order=True,
-        defence={"kind": "dodge", "mode": "total_single"},
+        defense={"kind": "dodge", "mode": "total_single"},
         roll=False,
     )
 
 
-def test_given_a_rolled_attack_when_a_defence_comes_late_then_refused():
+def test_given_a_rolled_attack_when_a_defense_comes_late_then_refused():
     """WIT-DEF-5, WIT-ATK-2: declared while the blow is announced, before the roll."""
     t = table()
     attack(t, "A", "B", dice={"attack": [20]})
-    refused("WIT-DEF-5", t.run, c.Defend(combatant=t.ids["B"], defence=c.DefenceSpec(kind="dodge")))
+    refused("WIT-DEF-5", t.run, c.Defend(combatant=t.ids["B"], defense=c.DefenseSpec(kind="dodge")))
 
 
 def test_given_an_announced_attack_when_someone_else_defends_or_acts_then_refused():
@@ -547,7 +547,7 @@ def test_given_an_announced_attack_when_someone_else_defends_or_acts_then_refuse
     t.run(c.RollInitiative())
     attack(t, "A", "B", roll=False)
     assert t.view["step"] == "attack"
-    refused("WIT-ATK-2", t.run, c.Defend(combatant=t.ids["C"], defence=c.DefenceSpec(kind="dodge")))
+    refused("WIT-ATK-2", t.run, c.Defend(combatant=t.ids["C"], defense=c.DefenseSpec(kind="dodge")))
     refused("WIT-ATK-2", t.run, c.Aim(combatant=t.ids["A"]))
     refused("WIT-ATK-4", t.run, c.EndRound())
 
@@ -555,7 +555,7 @@ def test_given_an_announced_attack_when_someone_else_defends_or_acts_then_refuse
 def test_given_an_unseen_attack_when_the_target_defends_then_refused():
     """WIT-ATK-2, WIT-DEF-2 (Default WIT-AMB-21): only against a blow he can see."""
     t = table()
-    refused("WIT-ATK-2", attack, t, "A", "B", visible=False, defence={"kind": "dodge"})
+    refused("WIT-ATK-2", attack, t, "A", "B", visible=False, defense={"kind": "dodge"})
 
 
 def test_given_a_failed_attack_test_when_undefended_then_it_misses():
@@ -570,30 +570,30 @@ def test_given_a_failed_attack_test_when_undefended_then_it_misses():
     assert ok.hit and not ko.hit and ko.skill["parts"] == {"fog": -1}
 
 
-def test_given_a_critical_when_the_target_defends_then_the_defence_is_not_rolled():
-    """WIT-CRIT-2 (Default WIT-AMB-20): no defence, unless the GM allows a magical one."""
+def test_given_a_critical_when_the_target_defends_then_the_defense_is_not_rolled():
+    """WIT-CRIT-2 (Default WIT-AMB-20): no defense, unless the GM allows a magical one."""
     t = table()
     events = attack(
         t,
         "A",
         "B",
         degree="critical",
-        defence={"kind": "dodge"},
+        defense={"kind": "dodge"},
         dice={"attack": [12], "damage": [1, 1]},
     )
     (rolled,) = of_type(events, "AttackTestRolled")
-    assert rolled.hit and rolled.defence["rolled"] is False
+    assert rolled.hit and rolled.defense["rolled"] is False
     t.run(c.EndTurn(combatant=t.ids["A"]))
     events = attack(
         t,
         "B",
         "A",
         degree="critical",
-        defence={"kind": "dodge", "magical": True},
-        dice={"attack": [12], "defence": [2]},
+        defense={"kind": "dodge", "magical": True},
+        dice={"attack": [12], "defense": [2]},
     )
     (rolled,) = of_type(events, "AttackTestRolled")
-    assert not rolled.hit and rolled.defence["success"]
+    assert not rolled.hit and rolled.defense["success"]
 
 
 def test_given_critical_at_3_as_an_option_when_a_3_is_rolled_then_it_is_a_critical():
@@ -674,16 +674,16 @@ def test_given_dodge_when_acrobatics_is_better_than_move_then_it_is_used():
             wits=10, move=8, skills={"acrobatics": 15, "short sword": 10, "brawling": 9, "bow": 9}
         )
     )
-    events = attack(t, "A", "B", defence={"kind": "dodge"}, roll=False)
-    assert of_type(events, "DefenceDeclared")[0].skill["base"] == 7
-    assert of_type(events, "DefenceDeclared")[0].skill["base_from"] == "half acrobatics"
+    events = attack(t, "A", "B", defense={"kind": "dodge"}, roll=False)
+    assert of_type(events, "DefenseDeclared")[0].skill["base"] == 7
+    assert of_type(events, "DefenseDeclared")[0].skill["base_from"] == "half acrobatics"
 
 
 def test_given_shield_defense_all_when_dodging_then_the_shield_adds_too():
     """WIT-DEF-7 (Default WIT-AMB-8 overridden: shield_defense all)."""
     t = table(b=farthan(), shield_defense="all")
-    events = attack(t, "A", "B", defence={"kind": "dodge", "dodge_with": "move"}, roll=False)
-    assert of_type(events, "DefenceDeclared")[0].skill["effective"] == 6 + 2 + 2
+    events = attack(t, "A", "B", defense={"kind": "dodge", "dodge_with": "move"}, roll=False)
+    assert of_type(events, "DefenseDeclared")[0].skill["effective"] == 6 + 2 + 2
 
 
 def test_given_a_long_charge_when_it_takes_two_rounds_then_the_charge_still_applies():

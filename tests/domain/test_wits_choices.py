@@ -196,7 +196,7 @@ def test_given_lief_held_when_farthan_attacks_him_then_lief_may_act_too_but_only
     announce(t, "Lief", "Farthan")
     t.run(c.RollAttack(), attack=[20])
     announce(t, "Farthan", "Lief")
-    modes = {x["command"]["defence"]["mode"] for x in of(offered(t), "defend")}
+    modes = {x["command"]["defense"]["mode"] for x in of(offered(t), "defend")}
     assert modes == {"basic"}
 
 
@@ -214,7 +214,7 @@ def test_given_an_announced_attack_when_asking_then_the_target_defends_or_the_at
     assert types(t, answer, "Farthan") == ["defend"]
     assert types(t, answer, None) == []
     specs = {
-        (x["command"]["defence"]["kind"], x["command"]["defence"]["mode"])
+        (x["command"]["defense"]["kind"], x["command"]["defense"]["mode"])
         for x in of(answer, "defend")
     }
     assert specs == {
@@ -223,7 +223,7 @@ def test_given_an_announced_attack_when_asking_then_the_target_defends_or_the_at
     block = next(
         x
         for x in of(answer, "defend")
-        if x["command"]["defence"] == {"kind": "block", "mode": "basic"}
+        if x["command"]["defense"] == {"kind": "block", "mode": "basic"}
     )
     assert block["label"] == (
         "Farthan blocks with the small shield against Lief's short sword: Basic Defense, "
@@ -234,17 +234,17 @@ def test_given_an_announced_attack_when_asking_then_the_target_defends_or_the_at
     assert roll["first_roll"]["label"] == "Lief's short sword attack on Farthan: 1d20, 13 or less"
 
 
-def test_given_farthan_blocked_when_asking_then_no_second_defence_and_the_roll_asks_his_die():
+def test_given_farthan_blocked_when_asking_then_no_second_defense_and_the_roll_asks_his_die():
     """WIT-DEF-3: each attack is defended at most once; the Block is rolled with it."""
     t = duel()
     announce(t, "Lief", "Farthan")
-    t.run(c.Defend(combatant=t.ids["Farthan"], defence=c.DefenceSpec(kind="block")))
+    t.run(c.Defend(combatant=t.ids["Farthan"], defense=c.DefenseSpec(kind="block")))
     answer = offered(t)
     assert types(t, answer, "Farthan") == []
     (roll,) = of(answer, "roll_attack")
-    assert roll["rolls"] == ["attack", "defence", "damage"]
+    assert roll["rolls"] == ["attack", "defense", "damage"]
     asked = needed(t, c.RollAttack(), attack=[7])
-    assert asked["roll"] == "defence" and asked["for"] == t.ids["Farthan"]
+    assert asked["roll"] == "defense" and asked["for"] == t.ids["Farthan"]
     assert asked["label"] == "Farthan's Block (Basic Defense) against Lief: 1d20, 11 or less"
 
 
@@ -262,11 +262,11 @@ def test_given_a_hammer_that_attacked_when_defending_then_it_is_not_offered_to_p
     t.run(c.RollAttack(), attack=[20])
     t.run(c.EndTurn(combatant=t.ids["Farthan"]))
     announce(t, "Lief", "Farthan")
-    parries = {x["command"]["defence"].get("weapon") for x in of(offered(t), "defend")}
+    parries = {x["command"]["defense"].get("weapon") for x in of(offered(t), "defend")}
     assert parries == {"short sword", "fist", None}  # None: Block or Dodge
 
 
-def test_given_an_invisible_attack_when_asking_then_no_defence_is_offered():
+def test_given_an_invisible_attack_when_asking_then_no_defense_is_offered():
     """WIT-ATK-2 (Default WIT-AMB-21): he defends only against a blow he can see."""
     t = duel()
     announce(t, "Lief", "Farthan", visible=False)
@@ -292,7 +292,7 @@ def test_given_a_hit_when_asking_then_the_gm_may_rule_a_knock_back_once():
 
 def test_given_a_players_token_when_asking_then_he_sees_only_his_combatants_choices():
     """A player acts for his own: Farthan's token sees no Lief action, no GM ruling, and his
-    own defences when Lief attacks him; the GM's overrides are not his."""
+    own defenses when Lief attacks him; the GM's overrides are not his."""
     t = duel()
     answer = offered(t, "Farthan")
     assert answer["role"] == "player" and answer["choices"] == []

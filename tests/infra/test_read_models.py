@@ -177,7 +177,7 @@ def test_given_fights_played_while_the_runner_follows_when_a_hit_is_voided_and_r
         served = Duel(fraylog, "server", t=target_stats(hits=200))
         served.attack(None)
         fraylog.execute(served.id, c.EndEncounter())
-        # Wits: seeded dice, defences rolled by the defender, damage dice by the attacker
+        # Wits: seeded dice, defenses rolled by the defender, damage dice by the attacker
         demo_wits.play(store_settings, demo_wits.SEED, 3)
         wits = next(e for e in fraylog.list_encounters() if e["name"] == "Ford of the Jotans")
         wits_id = UUID(wits["id"])

@@ -93,7 +93,7 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
-def defence_spec(state: EncounterState, who: str) -> st.SearchStrategy[dict[str, Any]]:
+def defense_spec(state: EncounterState, who: str) -> st.SearchStrategy[dict[str, Any]]:
     names = [w["name"] for w in state.combatants[who].stats["weapons"]] + ["nothing"]
     return st.fixed_dictionaries(
         {
@@ -134,9 +134,9 @@ def instance(draw: st.DrawFn, state: EncounterState, kind: str) -> dict[str, Any
         if draw(st.integers(0, 3)) == 0:
             body["called_shot"] = draw(st.sampled_from(CALLED))
         if draw(st.integers(0, 3)) == 0:
-            body["defence"] = draw(defence_spec(state, target))
+            body["defense"] = draw(defense_spec(state, target))
     elif kind == "defend":
-        body["defence"] = draw(defence_spec(state, who))
+        body["defense"] = draw(defense_spec(state, who))
     elif kind in ("roll_attack", "end_round"):
         body = {"type": kind}
     elif kind == "move":

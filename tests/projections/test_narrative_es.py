@@ -83,7 +83,7 @@ def test_given_server_dice_when_the_encounter_ends_then_the_secret_is_revealed_i
     )
 
 
-def test_given_a_wits_turn_kept_for_defence_when_logged_in_spanish_then_turno_line() -> None:
+def test_given_a_wits_turn_kept_for_defense_when_logged_in_spanish_then_turno_line() -> None:
     t = DomainTable("wits")
     stats = {"wits": 12, "move": 12, "strength": 12, "base_damage": "1d6", "health": 20}
     t.add("A", stats, side="heroes")

@@ -64,7 +64,7 @@ def test_given_a_snag_that_hurts_the_roller_then_the_damage_is_taken_not_dealt()
     assert (stats["a"]["rolls_manual"], stats["a"]["rolls_seeded"]) == (1, 1)
 
 
-def test_given_a_wits_attack_then_the_defence_roll_is_the_defenders_the_damage_dice_not() -> None:
+def test_given_a_wits_attack_then_the_defense_roll_is_the_defenders_the_damage_dice_not() -> None:
     stats = combatant_stats(
         [
             *FIGHTERS,
@@ -74,7 +74,7 @@ def test_given_a_wits_attack_then_the_defence_roll_is_the_defenders_the_damage_d
                 combatant="a",
                 target="t",
                 hit=True,
-                rolls={"attack": roll("seeded"), "defence": roll("seeded")},
+                rolls={"attack": roll("seeded"), "defense": roll("seeded")},
             ),
             event("DamageApplied", 6, 5, combatant="t", amount=7, rolls={"damage": roll("seeded")}),
         ]

@@ -44,12 +44,12 @@ def roll_attack(
         if not success:
             situational["failed Riding roll"] = -1  # NOV-MNT-2, NOV-MCH-5
     ab = combat.attack_bonus(state, attacker, action, weapon, situational)
-    defence = combat.defence(state, target)
+    defense = combat.defense(state, target)
     roll = open_2d10(ctx.dice, roll_name, ab, attack_asking(state, action, target.id, roll_name))
-    margin = roll.total - defence["def"]
+    margin = roll.total - defense["def"]
     hit = margin >= 0 if gm_hit is None else gm_hit  # the GM may override
     if gm_hit is not None:
-        defence = {**defence, "gm_override": gm_hit}
+        defense = {**defense, "gm_override": gm_hit}
     head = 0
     if hit and action.params.get("called_shot") == "head":  # NOV-CALL-5 (NOV-AMB-17, -42)
         before_boons = hit_damage(state, action, target.id, max(margin, 0), [])["total"]
@@ -63,7 +63,7 @@ def roll_attack(
         target=target.id,
         rolls={roll_name: roll.to_dict()},
         attack_bonus=ab,
-        defence=defence,
+        defense=defense,
         total=roll.total,
         hit=hit,
         margin=margin,
@@ -84,7 +84,7 @@ def attack_asking(
     weapon and the DEF it is rolled against (NOV-ATK-1..3)."""
     attacker = state.combatants[action.combatant]
     target = state.combatants[target_id]
-    against = f"DEF {combat.defence(state, target)['def']}"
+    against = f"DEF {combat.defense(state, target)['def']}"
     if roll_name == "friend_attack":  # NOV-SNAG-2
         return Asking(
             attacker.id,
@@ -218,13 +218,13 @@ def spell_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     asking = Asking(
         caster.id,
         f"{caster.name} casts at {target.name} (casting TN {params['casting_tn']}, then "
-        f"against DEF {combat.defence(state, target)['def']})",
+        f"against DEF {combat.defense(state, target)['def']})",
         f"{caster.name}'s casting roll",
     )
     roll = open_2d10(ctx.dice, "casting", mods, asking)
     cast = roll.total >= int(params["casting_tn"])
-    defence = {**combat.defence(state, target), "casting_tn": params["casting_tn"], "cast": cast}
-    margin = roll.total - defence["def"]
+    defense = {**combat.defense(state, target), "casting_tn": params["casting_tn"], "cast": cast}
+    margin = roll.total - defense["def"]
     hit = (cast and margin >= 0) if cmd.hit is None else cmd.hit
     pos = ctx.emit(
         ev.AttackRolled,
@@ -234,7 +234,7 @@ def spell_attack(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
         target=target.id,
         rolls={"casting": roll.to_dict()},
         attack_bonus=mods,
-        defence=defence,
+        defense=defense,
         total=roll.total,
         hit=hit,
         margin=margin,

@@ -227,7 +227,7 @@ def block(ctx: Context, action: ActionState) -> None:
         **action.params.get("ab_mods", {}),
         **combat.action_penalties(state, blocker, action),
     }
-    shifted = combat.defence(state, blocker)["parts"].get("fighting defensively", 0)
+    shifted = combat.defense(state, blocker)["parts"].get("fighting defensively", 0)
     if shifted:  # NOV-FDEF-3: the AB moved to DEF this round is off the Block roll too
         own["fighting defensively"] = -2 * shifted
     tn = BLOCK_TN

@@ -41,7 +41,7 @@ def control_zone(who: CombatantState) -> int:
     return CONTROL_ZONE_FT.get(stats_of(who).size, 5)
 
 
-def defence(state: EncounterState, who: CombatantState) -> dict[str, Any]:
+def defense(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     """The target's DEF now, with its named parts (NOV-ATK-3, -4)."""
     stats = stats_of(who)
     reason = None
@@ -157,5 +157,5 @@ def save_def_modifiers(state: EncounterState, who: CombatantState) -> dict[str, 
     """A bystander's DEF modifiers that count on his save (NOV-FIM-7, Default NOV-AMB-35):
     shield, declared Combat Moves, magic and other DEF modifiers in force; not the parts
     that rely on skill or awareness (Speed, melee training)."""
-    parts = defence(state, who)["parts"]
+    parts = defense(state, who)["parts"]
     return {k: v for k, v in parts.items() if k not in ("base", "speed", "melee training") and v}

@@ -30,7 +30,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "action_points_left": budget - who.ap_spent,
         "ap_carried": who.ap_carried,
         "fate_points": who.fate_points,
-        "def": combat.defence(state, who)["def"],
+        "def": combat.defense(state, who)["def"],
         "helpless": combat.is_helpless(who) and not dead,
         "dying": combat.is_dying(who),
         "dead": dead,
@@ -40,6 +40,19 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "limbs": {k: v.model_dump() for k, v in who.limbs.items()},
         "hold_ip": who.hold_ip,
     }
+
+
+def _acting(state: EncounterState, step: str, nxt: Any, pending: list[Any]) -> str | None:
+    """Whose move it is: who spends the points of a roll waiting for them, else the next
+    to declare, else the one whose action resolves next."""
+    waiting = state.pending_boons or state.pending_snags
+    if waiting is not None:
+        return waiting.combatant
+    if step == "declaration" and nxt is not None:
+        return nxt.id
+    if step == "resolution" and pending:
+        return pending[0].combatant
+    return None
 
 
 def novus_view(state: EncounterState) -> dict[str, Any]:
@@ -52,6 +65,7 @@ def novus_view(state: EncounterState) -> dict[str, Any]:
         "step": step,
         "next_to_declare": nxt.id if nxt and step == "declaration" else None,
         "next_to_resolve": pending[0].id if pending and step == "resolution" else None,
+        "acting": _acting(state, step, nxt, pending),
         "pending_boons": state.pending_boons.model_dump() if state.pending_boons else None,
         "pending_snags": state.pending_snags.model_dump() if state.pending_snags else None,
         "order": [c.id for c in rounds.resolution_order(state)],

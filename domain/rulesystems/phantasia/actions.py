@@ -474,7 +474,7 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
         ]
         if fumbled and turns:  # PHA-CRIT-7: a fumbled DF/DM doubles the effect's duration
             turns *= 2
-            reason = f"{reason} (duration doubled: fumbled defence, PHA-CRIT-7)".strip()
+            reason = f"{reason} (duration doubled: fumbled defense, PHA-CRIT-7)".strip()
     _apply(ctx, who, name, cmd.status, turns, data, reason, cmd.replace, cause)
 
 

@@ -105,7 +105,7 @@ def score_change(who: CombatantState, characteristic: str) -> int:
     return sum(statuses.modifiers(who, characteristic).values())
 
 
-def defence(who: CombatantState, figure: str, *, block: bool) -> dict[str, int]:
+def defense(who: CombatantState, figure: str, *, block: bool) -> dict[str, int]:
     """DF = AGI adj + protection + other; DM = INT adj + protection DM + other (Default
     PHA-CHAR-4); a shield only on a declared block (PHA-DEF-2, PHA-WPN-4)."""
     stats = stats_of(who)
@@ -393,20 +393,20 @@ def _against(
     """One target: its DF or DM, who rolls, the check and what follows."""
     magic = at == "am"
     block = target.id in cmd.block
-    defence_parts = defence(target, df, block=block)
+    defense_parts = defense(target, df, block=block)
     target_mods = statuses.modifiers(target, df)
     if magic or (cmd.weapon is None and cmd.power is not None):
         target_mods.pop("defense", None)  # PHA-AMB-32: Defense never against powers
-    defence_parts.update(target_mods)
+    defense_parts.update(target_mods)
     if target.id in cmd.cover:  # PHA-DEF-5 (Default PHA-AMB-35: +3 with no value)
         given = cmd.cover[target.id]
-        defence_parts["cover"] = options_of(ctx.state).cover if given is None else given
+        defense_parts["cover"] = options_of(ctx.state).cover if given is None else given
     attack_mods = dict(mods)
     if target.has("prone"):  # PHA-STS-19, Default PHA-AMB-24: adjacency decides
         if adjacent:
             attack_mods["target prone, adjacent"] = 3
         else:
-            defence_parts["prone against ranged"] = 3
+            defense_parts["prone against ranged"] = 3
     base: dict[str, Any] = {
         "target": target.id,
         "blocked": block,
@@ -441,10 +441,10 @@ def _against(
         # PHA-DEF-6, PHA-CORE-3 (Default PHA-AMB-2): 6 + DF (or DM) − the attack bonus,
         # the attacker's modifiers with the opposite sign; the creature rolls nothing
         # (PHA-CORE-2)
-        parts = {"base": BASE, **defence_parts}
+        parts = {"base": BASE, **defense_parts}
         parts.update({f"attacker {k}": -v for k, v in bonus.items()})
         parts.update({f"attacker {k}": -v for k, v in attack_mods.items()})
-        name = "defence" if n_targets == 1 else f"defence:{target.name}"
+        name = "defense" if n_targets == 1 else f"defense:{target.name}"
         means = (means_en(cmd.weapon, cmd.power), means_es(cmd.weapon, cmd.power))
         check = roll_check(
             ctx,
@@ -464,7 +464,7 @@ def _against(
         return outcome({**result, "rolled_by": "defender"}, check), attacker_roll
     # PHA-ATK-1, PHA-MAG-1: 6 + the attack bonus − the target's DF (or DM) + modifiers
     parts = {"base": BASE, **bonus, **attack_mods}
-    parts.update({f"target {k}": -v for k, v in defence_parts.items()})
+    parts.update({f"target {k}": -v for k, v in defense_parts.items()})
     if attacker_roll is None:  # one roll, whatever the number of targets
         against = [ctx.state.combatants[t].name for t in cmd.targets]
         several = len(against) > 1
@@ -643,7 +643,7 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
     stats = stats_of(who)
     weapon = stats.weapon(action.params["weapon"]) if action.params["weapon"] else None
     power = stats.power(action.params["power"]) if action.params["power"] else None
-    doubled = [  # a critical, or a fumbled defence whose shield did not break (PHA-DEF-3)
+    doubled = [  # a critical, or a fumbled defense whose shield did not break (PHA-DEF-3)
         state.combatants[r["target"]].name
         for r in hits
         if r["doubled"] and not (r["rolled_by"] == "defender" and r["target"] in cmd.shield_breaks)
@@ -679,7 +679,7 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
         if r["doubled"]:
             if r["rolled_by"] == "defender":
                 if r["target"] not in cmd.shield_breaks:  # PHA-DEF-3
-                    doublings.append("fumbled defence (PHA-CRIT-7)")
+                    doublings.append("fumbled defense (PHA-CRIT-7)")
             else:
                 doublings.append("critical (PHA-CRIT-1)")
         doublings += ["power (PHA-DMG-6)"] * action.params.get("doublings", 0)
@@ -886,7 +886,7 @@ def roll_fumble(ctx: Context, cmd: c.RollFumble) -> None:
     if result == 2:
         damage.lie_prone(ctx, who.id, fumbled, "fumble result 2 (PHA-CRIT-5)")
     elif result in (3, 4):  # "until the end of his next turn" (Default PHA-AMB-11)
-        name = "fumble_defence" if result == 3 else "fumble_attack"
+        name = "fumble_defense" if result == 3 else "fumble_attack"
         record_status(
             ctx,
             cause=fumbled,

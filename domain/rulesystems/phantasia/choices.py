@@ -467,7 +467,7 @@ def _attack_rolls(state: EncounterState, who: CombatantState, target: CombatantS
         return []
     if options_of(state).who_rolls == "attacker" or is_player(who) or not is_player(target):
         return ["attack"]
-    return ["defence"]
+    return ["defense"]
 
 
 def _contests(

@@ -88,7 +88,7 @@ STATUSES: dict[str, dict[str, Any]] = {
     "prone": {"es": "Tumbado", "kind": "harmful", "rule": "PHA-STS-19"},
     "poisoned": {"es": "Veneno", "kind": "harmful", "rule": "PHA-STS-20"},
     # PHA-STK-4 (Default PHA-AMB-13): fumble results 3 and 4 count as statuses
-    "fumble_defence": {
+    "fumble_defense": {
         "es": "Pifia (DF/DM −3)",
         "kind": "harmful",
         "rule": "PHA-CRIT-5",

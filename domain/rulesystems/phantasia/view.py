@@ -48,8 +48,8 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         # PHA-CHAR-2 from the current score (Default PHA-AMB-51), × the large-creature
         # factor (PHA-FOE-3, Default PHA-AMB-48): the adjustments the figures use
         "adjustments": {ch: adj(stats, ch, attacks.score_change(who, ch)) for ch in scores},
-        "df": _figure(attacks.defence(who, "df", block=False) | statuses.modifiers(who, "df")),
-        "dm": _figure(attacks.defence(who, "dm", block=False) | statuses.modifiers(who, "dm")),
+        "df": _figure(attacks.defense(who, "df", block=False) | statuses.modifiers(who, "df")),
+        "dm": _figure(attacks.defense(who, "dm", block=False) | statuses.modifiers(who, "dm")),
         # AT and AM figures with the statuses' modifiers, as DF and DM (PHA-STK)
         "at": {  # AMP and AA: with the better of the characteristics he may choose
             w.name: BASE

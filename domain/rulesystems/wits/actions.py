@@ -115,7 +115,7 @@ def hold(ctx: Context, cmd: c.Hold) -> None:
 
 
 def end_turn(ctx: Context, cmd: c.EndTurn) -> None:
-    """WIT-ORD-5: he ends his turn; an action left serves for a defence."""
+    """WIT-ORD-5: he ends his turn; an action left serves for a defense."""
     who = ctx.state.combatant(cmd.combatant)
     turns.check_turn(ctx.state, who, cmd.out_of_order)
     ctx.emit(ev.TurnEnded, combatant=who.id, actions_left=turns.actions_left(who))

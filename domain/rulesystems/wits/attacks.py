@@ -1,4 +1,4 @@
-"""Attacks, defences and damage (WIT-ATK, WIT-DEF, WIT-DMG, WIT-CALL, WIT-CHG, WIT-CRIT)."""
+"""Attacks, defenses and damage (WIT-ATK, WIT-DEF, WIT-DMG, WIT-CALL, WIT-CHG, WIT-CRIT)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ CHARGE_MODIFIER = -2  # WIT-CHG-2
 TOTAL_SINGLE_BONUS = 3  # WIT-DEF-4
 TOTAL_BLOWS = 3  # WIT-DEF-3
 TOP_HEAVY_PARRY = -2  # WIT-DEF-8
-DEFENCE_NAMES = {"parry": "Parry", "block": "Block", "dodge": "Dodge"}
+DEFENSE_NAMES = {"parry": "Parry", "block": "Block", "dodge": "Dodge"}
 MODE_NAMES = {
     "basic": "Basic Defense",
     "total": "Total Defense",
@@ -93,7 +93,7 @@ def announce(ctx: Context, cmd: c.Attack) -> None:
     turns.check_turn(state, who, cmd.out_of_order)
     stats = turns.stats_of(who)
     weapon = weapon_of(stats, cmd.weapon, who)
-    if who.round_marks.get("defence") in ("total", "total_single"):
+    if who.round_marks.get("defense") in ("total", "total_single"):
         raise RuleViolation(
             "WIT-DEF-3", f"{who.name} took Total Defense: no attack this round", field="combatant"
         )
@@ -150,8 +150,8 @@ def announce(ctx: Context, cmd: c.Attack) -> None:
         action=action.model_dump(),
         actions=1,
     )
-    if cmd.defence is not None:
-        declare_defence(ctx, ctx.state.combatants[target.id], cmd.defence, position)
+    if cmd.defense is not None:
+        declare_defense(ctx, ctx.state.combatants[target.id], cmd.defense, position)
     if cmd.roll:
         roll_attack(ctx, cmd.degree, cmd.hit)
     elif cmd.degree is not None or cmd.hit is not None:
@@ -205,17 +205,17 @@ def _charge(
 
 def defend(ctx: Context, cmd: c.Defend) -> None:
     action = turns.pending_attack(ctx.state)
-    if action is None:  # WIT-DEF-5: a defence is declared before the attack die is rolled
+    if action is None:  # WIT-DEF-5: a defense is declared before the attack die is rolled
         raise RuleViolation(
             "WIT-DEF-5",
-            "no attack is waiting for its roll: a defence is declared while the blow is "
+            "no attack is waiting for its roll: a defense is declared while the blow is "
             "announced, before the attack die is rolled",
         )
     who = ctx.state.combatant(cmd.combatant)
-    declare_defence(ctx, who, cmd.defence, action.origin or 0)
+    declare_defense(ctx, who, cmd.defense, action.origin or 0)
 
 
-def declare_defence(ctx: Context, who: CombatantState, spec: c.DefenceSpec, cause: int) -> None:
+def declare_defense(ctx: Context, who: CombatantState, spec: c.DefenseSpec, cause: int) -> None:
     state = ctx.state
     action = turns.pending_attack(state)
     assert action is not None
@@ -229,18 +229,18 @@ def declare_defence(ctx: Context, who: CombatantState, spec: c.DefenceSpec, caus
         raise RuleViolation("WIT-AMB-11", f"{who.name} is down", field="combatant")
     if not action.params["visible"]:  # WIT-ATK-2, WIT-DEF-2 (Default WIT-AMB-21)
         raise RuleViolation(
-            "WIT-ATK-2", f"{who.name} cannot see this attack: no defence", field="defence"
+            "WIT-ATK-2", f"{who.name} cannot see this attack: no defense", field="defense"
         )
-    if "defence" in action.params:
+    if "defense" in action.params:
         raise RuleViolation(
             "WIT-DEF-3",
-            "this attack already has its defence (each attack at most once)",
-            field="defence",
+            "this attack already has its defense (each attack at most once)",
+            field="defense",
         )
-    cost = _defence_cost(who, spec)
-    skill = defence_skill(state, who, spec)
+    cost = _defense_cost(who, spec)
+    skill = defense_skill(state, who, spec)
     position = ctx.emit(
-        ev.DefenceDeclared,
+        ev.DefenseDeclared,
         cause=cause,
         combatant=who.id,
         action=action.id,
@@ -253,28 +253,28 @@ def declare_defence(ctx: Context, who: CombatantState, spec: c.DefenceSpec, caus
     turns.lose_aim(ctx, who, "he defended (WIT-AIM-5)", position)
 
 
-def _defence_cost(who: CombatantState, spec: c.DefenceSpec) -> int:
-    """Actions a defence uses (WIT-ORD-5; Default WIT-AMB-6, WIT-AMB-7)."""
-    taken = who.round_marks.get("defence")
+def _defense_cost(who: CombatantState, spec: c.DefenseSpec) -> int:
+    """Actions a defense uses (WIT-ORD-5; Default WIT-AMB-6, WIT-AMB-7)."""
+    taken = who.round_marks.get("defense")
     if taken == "total":  # WIT-DEF-3: up to three blows, no further action
         if spec.mode != "total":
             raise RuleViolation(
                 "WIT-DEF-3",
                 f"{who.name} is in Total Defense: defend with mode total",
-                field="defence.mode",
+                field="defense.mode",
             )
         if who.round_marks.get("blows", 0) >= TOTAL_BLOWS:
             raise RuleViolation(
                 "WIT-DEF-3",
                 f"Total Defense stops at most {TOTAL_BLOWS} blows a round",
-                field="defence",
+                field="defense",
             )
         return 0
     if taken == "total_single":
         raise RuleViolation(
             "WIT-DEF-4",
             f"{who.name}'s Total Defense was against one attack only (at +3)",
-            field="defence",
+            field="defense",
         )
     if spec.mode == "basic":  # WIT-DEF-2: one blow, one action
         turns.check_actions(who, 1, "a Basic Defense")
@@ -283,35 +283,35 @@ def _defence_cost(who: CombatantState, spec: c.DefenceSpec) -> int:
         raise RuleViolation(
             "WIT-DEF-1",
             f"{who.name} has attacked this round: only a Basic Defense",
-            field="defence.mode",
+            field="defense.mode",
         )
     if turns.actions_used(who):  # Default WIT-AMB-7: it uses both actions
         raise RuleViolation(
             "WIT-AMB-7",
             f"Total Defense uses both actions; {who.name} has used "
             f"{turns.actions_used(who)} this round",
-            field="defence.mode",
+            field="defense.mode",
         )
     return 2
 
 
-def defence_skill(
-    state: EncounterState, who: CombatantState, spec: c.DefenceSpec
+def defense_skill(
+    state: EncounterState, who: CombatantState, spec: c.DefenseSpec
 ) -> dict[str, Any]:
-    """WIT-DEF-6: half the skill (rounded down) of the defence's kind; WIT-DEF-7: plus the
+    """WIT-DEF-6: half the skill (rounded down) of the defense's kind; WIT-DEF-7: plus the
     armour's Defense (and the shield's when Blocking, Default WIT-AMB-8)."""
     stats = turns.stats_of(who)
     options = turns.options_of(state)
     parts: dict[str, int] = {}
     if spec.kind == "parry":
         weapon = (
-            weapon_of(stats, spec.weapon, who, "defence.weapon")
+            weapon_of(stats, spec.weapon, who, "defense.weapon")
             if spec.weapon is not None
             else next((w for w in stats.weapons if not w.ranged), None)
         )
         if weapon is None or weapon.ranged:
             raise RuleViolation(
-                "WIT-DEF-6", f"{who.name} has no melee weapon to parry with", field="defence.weapon"
+                "WIT-DEF-6", f"{who.name} has no melee weapon to parry with", field="defense.weapon"
             )
         rating, base_from = stats.skills[weapon.skill], f"half {weapon.skill}"
         if weapon.top_heavy and weapon.name in who.round_marks.get("attacked_with", []):
@@ -319,12 +319,12 @@ def defence_skill(
                 raise RuleViolation(
                     "WIT-DEF-8",
                     f"{weapon.name} is top-heavy and attacked this round: it cannot parry",
-                    field="defence.kind",
+                    field="defense.kind",
                 )
             parts["top-heavy after attacking"] = TOP_HEAVY_PARRY  # WIT-DEF-8
     elif spec.kind == "block":
         if stats.shield is None:
-            raise RuleViolation("WIT-DEF-6", f"{who.name} has no shield", field="defence.kind")
+            raise RuleViolation("WIT-DEF-6", f"{who.name} has no shield", field="defense.kind")
         rating, base_from = stats.skills.get("shield", 0), "half shield"
     else:
         dodge_with = spec.dodge_with or (
@@ -404,31 +404,31 @@ def roll_attack(ctx: Context, degree: str | None = None, hit: bool | None = None
     success = degree != "failure"
     critical = degree in CRITICAL
     rolls = {"attack": roll.to_dict()}
-    defence = action.params.get("defence")
+    defense = action.params.get("defense")
     outcome: dict[str, Any] | None = None
-    if defence is not None:
-        outcome = {"kind": defence["kind"], "mode": defence["mode"], **defence["skill"]}
-        if critical and not defence["magical"]:  # WIT-CRIT-2 (Default WIT-AMB-20)
+    if defense is not None:
+        outcome = {"kind": defense["kind"], "mode": defense["mode"], **defense["skill"]}
+        if critical and not defense["magical"]:  # WIT-CRIT-2 (Default WIT-AMB-20)
             outcome |= {"rolled": False, "success": False, "why": "WIT-CRIT-2"}
         else:
             d = test_roll(
                 ctx.dice,
-                "defence",
+                "defense",
                 options.test_die,
                 Ask(
                     target.id,
-                    f"{target.name}'s {DEFENCE_NAMES[defence['kind']]} "
-                    f"({MODE_NAMES[defence['mode']]}) against {who.name}: "
+                    f"{target.name}'s {DEFENSE_NAMES[defense['kind']]} "
+                    f"({MODE_NAMES[defense['mode']]}) against {who.name}: "
                     f"{under(options.test_die, outcome['effective'])}",
                 ),
             )
-            rolls["defence"] = d.to_dict()
+            rolls["defense"] = d.to_dict()
             outcome |= {
                 "rolled": True,
                 "total": d.total,
                 "success": d.total <= outcome["effective"],
             }
-    # WIT-ATK-4: the test succeeds and the defence, if any, fails
+    # WIT-ATK-4: the test succeeds and the defense, if any, fails
     computed = success and not (outcome is not None and outcome["success"])
     landed = computed if hit is None else hit
     position = ctx.emit(
@@ -442,7 +442,7 @@ def roll_attack(ctx: Context, degree: str | None = None, hit: bool | None = None
         success=success,
         degree=degree,
         degree_source=source,
-        defence=outcome,
+        defense=outcome,
         hit=landed,
         overridden=landed != computed,
     )

@@ -4,7 +4,7 @@ Each candidate is a complete command, without dice. The application keeps those 
 asking token may send and the rules accept (it runs each on a copy up to its first die),
 so a candidate may be generous; but a command the rules would accept now must be here in
 kind. The steps (`view._step`): `order` (roll_initiative), `turns` (the acting combatant's
-actions, and a held one's, WIT-ORD-3), `attack` (the target's defences, then roll_attack),
+actions, and a held one's, WIT-ORD-3), `attack` (the target's defenses, then roll_attack),
 `end_round`. The GM's overrides of the order (`out_of_order`, WIT-ORD-4), of the outcome
 (`hit`, `degree`) and of the situation (`modifiers`, `visible`, `physical`, `magical`) are
 not candidates of their own: they are described in `fields`.
@@ -21,10 +21,10 @@ from domain.rulesystems.wits import turns
 from domain.rulesystems.wits.attacks import (
     CALLED_SHOT,
     CHARGE_FROM_M,
-    DEFENCE_NAMES,
+    DEFENSE_NAMES,
     MODE_NAMES,
     TOTAL_BLOWS,
-    defence_skill,
+    defense_skill,
 )
 from domain.rulesystems.wits.dice import under
 from domain.state import ActionState, CombatantState, EncounterState
@@ -232,7 +232,7 @@ def _turn(state: EncounterState, who: CombatantState) -> list[Choice]:
                     f"{who.name} holds: acts at any later point of the round",
                 )
             )
-    kept = f", keeping {left} action{'s' if left > 1 else ''} for defences" if left else ""
+    kept = f", keeping {left} action{'s' if left > 1 else ''} for defenses" if left else ""
     out.append(
         _choice(
             "end_turn",
@@ -259,12 +259,12 @@ def _attack_fields(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "roll": {
             "type": "boolean",
             "default": False,
-            "description": "true: roll at once (attack, defence, damage), with no time for "
-            "the target to declare a defence; false: the target may defend, then roll_attack",
+            "description": "true: roll at once (attack, defense, damage), with no time for "
+            "the target to declare a defense; false: the target may defend, then roll_attack",
         },
-        "defence": {
+        "defense": {
             "type": "object",
-            "description": "The target's defence, declared with the announcement (WIT-ATK-2)",
+            "description": "The target's defense, declared with the announcement (WIT-ATK-2)",
         },
         "visible": {
             "type": "boolean",
@@ -283,9 +283,9 @@ def _attack_fields(state: EncounterState, who: CombatantState) -> dict[str, Any]
 
 def _attacks(state: EncounterState, who: CombatantState, left: int) -> list[Choice]:
     """WIT-ATK-1: an attack on each living target with each weapon, announced so the
-    target may declare his defence (WIT-ATK-2); a Charge with each melee weapon where one
+    target may declare his defense (WIT-ATK-2); a Charge with each melee weapon where one
     may close (WIT-CHG-1, -5) or one is under way."""
-    if who.round_marks.get("defence") in ("total", "total_single"):  # WIT-DEF-3
+    if who.round_marks.get("defense") in ("total", "total_single"):  # WIT-DEF-3
         return []
     stats = turns.stats_of(who)
     fields = _attack_fields(state, who)
@@ -393,21 +393,21 @@ def _moves(state: EncounterState, who: CombatantState) -> list[Choice]:
 
 
 def _answer(state: EncounterState, attack: ActionState) -> list[Choice]:
-    """The target's defences (WIT-ATK-2, WIT-DEF-1..8), then the roll (WIT-TEST-1)."""
+    """The target's defenses (WIT-ATK-2, WIT-DEF-1..8), then the roll (WIT-TEST-1)."""
     attacker = state.combatants[attack.combatant]
     target = state.combatants[attack.target or ""]
-    out = _defences(state, attack, attacker, target)
-    defence = attack.params.get("defence")
+    out = _defenses(state, attack, attacker, target)
+    defense = attack.params.get("defense")
     against = ""
-    if defence is not None:
-        against = f" against {target.name}'s {DEFENCE_NAMES[defence['kind']]}"
+    if defense is not None:
+        against = f" against {target.name}'s {DEFENSE_NAMES[defense['kind']]}"
     out.append(
         _choice(
             "roll_attack",
             attacker.id,
             {"type": "roll_attack"},
             f"Roll {attacker.name}'s {attack.weapon} attack on {target.name}{against}",
-            ["attack", *(["defence"] if defence else []), "damage"],
+            ["attack", *(["defense"] if defense else []), "damage"],
             fields={"degree": DEGREE, "hit": HIT},
         )
     )
@@ -415,8 +415,8 @@ def _answer(state: EncounterState, attack: ActionState) -> list[Choice]:
 
 
 def _modes(who: CombatantState) -> list[str]:
-    """The defence modes open to him now (WIT-DEF-1..4, Default WIT-AMB-7)."""
-    taken = who.round_marks.get("defence")
+    """The defense modes open to him now (WIT-DEF-1..4, Default WIT-AMB-7)."""
+    taken = who.round_marks.get("defense")
     if taken == "total":  # WIT-DEF-3: up to three blows
         return ["total"] if who.round_marks.get("blows", 0) < TOTAL_BLOWS else []
     if taken == "total_single":  # WIT-DEF-4: one attack only
@@ -427,11 +427,11 @@ def _modes(who: CombatantState) -> list[str]:
     return modes
 
 
-def _defences(
+def _defenses(
     state: EncounterState, attack: ActionState, attacker: CombatantState, target: CombatantState
 ) -> list[Choice]:
     if (
-        "defence" in attack.params  # WIT-DEF-3: each attack at most once
+        "defense" in attack.params  # WIT-DEF-3: each attack at most once
         or not attack.params["visible"]  # WIT-ATK-2: he must see it
         or turns.is_down(state, target)  # WIT-AMB-11
     ):
@@ -449,12 +449,12 @@ def _defences(
         kinds.append(({"kind": "dodge", "dodge_with": "acrobatics"}, "dodges (half Acrobatics)"))
     die = turns.options_of(state).test_die
     fields = {
-        "defence": {
+        "defense": {
             "type": "object",
             "properties": {
                 "magical": {
                     "type": "boolean",
-                    "description": "GM: a magical defence allowed against a Critical "
+                    "description": "GM: a magical defense allowed against a Critical "
                     "Success (WIT-CRIT-2, WIT-AMB-20)",
                 },
                 "modifiers": MODIFIERS,
@@ -466,14 +466,14 @@ def _defences(
         for spec, how in kinds:
             spec = {**spec, "mode": mode}
             try:  # WIT-DEF-6..8: a kind he cannot use is not offered
-                skill = defence_skill(state, target, c.DefenceSpec.model_validate(spec))
+                skill = defense_skill(state, target, c.DefenseSpec.model_validate(spec))
             except RuleViolation:
                 continue
             out.append(
                 _choice(
                     "defend",
                     target.id,
-                    {"type": "defend", "combatant": target.id, "defence": spec},
+                    {"type": "defend", "combatant": target.id, "defense": spec},
                     f"{target.name} {how} against {attacker.name}'s {attack.weapon}: "
                     f"{MODE_NAMES[mode]}, {under(die, skill['effective'])}",
                     fields=fields,

@@ -54,7 +54,7 @@ class Armour(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     protection: int = Field(default=0, ge=0, le=100, description="Off each hit (WIT-DMG-2).")
-    defense: int = Field(default=0, ge=0, le=50, description="Added to defences (WIT-DEF-7).")
+    defense: int = Field(default=0, ge=0, le=50, description="Added to defenses (WIT-DEF-7).")
 
 
 class Shield(BaseModel):
@@ -154,5 +154,5 @@ class WitsOptions(BaseModel):
     )
     shield_defense: Literal["block", "all"] = Field(
         default="block",
-        description="The shield's Defense adds to Block only, or to every defence (WIT-AMB-8).",
+        description="The shield's Defense adds to Block only, or to every defense (WIT-AMB-8).",
     )

@@ -37,7 +37,7 @@ CATALOGUE = [
         "command": "end_turn",
         "actions": 0,
         "rule": "WIT-ORD-5",
-        "label": "End the turn, keeping actions for defences",
+        "label": "End the turn, keeping actions for defenses",
     },
 ]
 
@@ -67,14 +67,14 @@ class WitsRules(RuleSystem):
         return choices(state)
 
     def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
-        """The base forms; a Wits modifier applies to attack tests, defences, every test or
+        """The base forms; a Wits modifier applies to attack tests, defenses, every test or
         damage, never to an IP (WIT-ORD-1: the order is by Wits)."""
         forms = super().overrides(state)
         for form in forms:
             if form["type"] == "set_modifier":
                 form["fields"]["applies_to"] = {
                     "enum": ["ab", "def", "act", "damage"],
-                    "description": "ab: attack tests; def: defences; act: every test; "
+                    "description": "ab: attack tests; def: defenses; act: every test; "
                     "damage: damage rolled",
                 }
         return forms
@@ -123,7 +123,7 @@ class WitsRules(RuleSystem):
             )
 
     def on_set_modifier(self, ctx: Context, cmd: c.SetModifier) -> None:
-        """Wits reads `ab` (attack tests), `def` (defences), `act` (every test) and `damage`."""
+        """Wits reads `ab` (attack tests), `def` (defenses), `act` (every test) and `damage`."""
         if cmd.applies_to == "ip":
             raise RuleViolation(
                 "WIT-ORD-1", "the Wits order has no IP to modify", field="applies_to"

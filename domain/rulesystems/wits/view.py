@@ -25,7 +25,7 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "actions_left": turns.actions_left(who),
         "aim": turns.aim_of(who),
         "charging": who.marks.get("charging"),
-        "defence": marks.get("defence"),
+        "defense": marks.get("defense"),
         "blows_defended": marks.get("blows", 0),
         "attacked": bool(marks.get("attacked_with")),
         "held": marks.get("held", False),
