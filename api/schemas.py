@@ -456,28 +456,112 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] | None = None
 
 
+class NovusAction(BaseModel):
+    """A Novus action of the declaration (NOV-AP)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    label: str
+    rule: str
+    needs_target: bool
+    weapon_kinds: list[str]
+    ap_by_weapon_size: dict[str, int] | None
+    ap: int | None = Field(description="Its AP cost, where fixed.")
+    ap_range: list[int] | None = Field(description="The AP it may take, where a range.")
+    attack: bool
+    spell: bool
+    rolls: list[str]
+
+
+class WitsAction(BaseModel):
+    """A Wits command and the actions of the round it uses (WIT-ACT)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: str
+    actions: int
+    rule: str
+    label: str
+
+
+class PhantasiaAction(BaseModel):
+    """A PHANTÄSIA action: its command, kind and Spanish name (PHA-ACT)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: str
+    kind: str | None
+    offensive: bool | None
+    rule: str
+    es: str
+    action_points: int
+
+
+class CombatMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ab: int
+    def_: int = Field(alias="def", serialization_alias="def")
+    ap: int
+    bd: int
+    scaled: bool
+    armour: bool
+
+
+class Boon(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    label: str
+    cost: int
+    plus: bool
+    effect: str
+    recorded: bool
+
+
+class Snag(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    label: str
+    cost: int
+    recorded: bool
+
+
+class StatusEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    es: str
+    kind: str
+    rule: str
+    mods: dict[str, int] | None = None
+
+
 class RulesetDescription(BaseModel):
     """What a rule system needs and offers: a stats form, its options, its actions."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
     name: Literal["novus", "phantasia", "wits"]
     stats_schema: dict[str, Any] = Field(
-        description="The JSON Schema of a combatant's stats (the form to add one)."
+        description="The JSON Schema of a combatant's stats (the form to add one; typed as "
+        "NovusStats, WitsStats, PhantasiaStats in this document)."
     )
     options_schema: dict[str, Any] | None = Field(
         description="The JSON Schema of the encounter's options (null: it takes none)."
     )
-    actions: list[dict[str, Any]] = Field(
-        description="The action catalogue: each action's command or kind, cost, rule ids, "
-        "label and roll names (the fields differ by rule book)."
+    actions: list[NovusAction | WitsAction | PhantasiaAction] = Field(
+        description="The action catalogue, each with its cost, rule ids and label."
     )
     conditions: list[str] = Field(description="The conditions set_condition takes.")
-    combat_moves: dict[str, Any] | None = Field(default=None, description="Novus.")
-    boons: list[dict[str, Any]] | None = Field(default=None, description="Novus: Boons.")
-    snags: list[dict[str, Any]] | None = Field(default=None, description="Novus: Snags.")
-    called_shots: dict[str, Any] | None = Field(default=None, description="Wits.")
-    statuses: dict[str, Any] | None = Field(default=None, description="PHANTÄSIA.")
-    fumble_table: dict[int, Any] | None = Field(
+    combat_moves: dict[str, CombatMove] | None = Field(default=None, description="Novus.")
+    boons: list[Boon] | None = Field(default=None, description="Novus: Boons.")
+    snags: list[Snag] | None = Field(default=None, description="Novus: Snags.")
+    called_shots: dict[str, int] | None = Field(
+        default=None, description="Wits: each body part's modifier (WIT-CALL-1)."
+    )
+    statuses: dict[str, StatusEntry] | None = Field(default=None, description="PHANTÄSIA.")
+    fumble_table: dict[int, str] | None = Field(
         default=None, description="PHANTÄSIA: the d6 fumble table, by face."
     )

@@ -16,6 +16,8 @@ router = APIRouter(prefix="/rulesets", tags=["rulesets"])
 @router.get(
     "/{name}",
     response_model=RulesetDescription,
+    response_model_exclude_unset=True,
+    response_model_by_alias=True,
     responses={422: {"model": Problem, "content": {PROBLEM: {}}}},
     operation_id="describe_ruleset",
 )

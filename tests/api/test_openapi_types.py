@@ -72,6 +72,9 @@ def client_code() -> str:
         '["application/json"];',
         "export type _ruleset = Expect<Known<Ruleset>>;",
         "export const conditions = (r: Ruleset): string[] => r.conditions;",
+        'export type _action = Expect<Known<Ruleset["actions"][number]>>;',
+        "export const actionRule = (r: Ruleset): string | undefined => r.actions[0]?.rule;",
+        "export const boonCost = (r: Ruleset): number | undefined => r.boons?.[0]?.cost;",
         'type Choices = operations["get_choices"]["responses"][200]["content"]'
         '["application/json"];',
         "export const firstDie = (c: Choices): number | undefined =>",
@@ -142,3 +145,14 @@ def test_given_a_demo_fight_then_every_record_matches_its_event_types_schema(
 
         for rec in records(fraylog.event_log(UUID(created["id"]))):
             adapter.validate_python(rec)
+
+
+@pytest.mark.parametrize("ruleset", ["novus", "wits", "phantasia"])
+def test_given_the_typed_ruleset_answer_then_it_is_the_rule_systems_own_description(
+    ruleset: str, sqlite_client
+) -> None:
+    from domain.rulesystems import get_rule_system
+
+    answer = sqlite_client.get(f"/rulesets/{ruleset}")
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == json.loads(json.dumps(get_rule_system(ruleset).describe()))
