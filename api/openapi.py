@@ -56,6 +56,14 @@ def install(app: FastAPI) -> None:
                         content.pop("application/json", None)
                         content[PROBLEM] = problem
                         response["content"] = content
+        stream = spec["paths"]["/encounters/{encounter_id}/stream"]["get"]["responses"]["200"]
+        stream["description"] = (
+            "Server-sent events: `id:` an event's position and `data:` its record (an "
+            "EventRecord, as GET …/events gives it); with view=true, `event: view` messages "
+            "whose data is the encounter view (as GET /encounters/{id}); `:` comments keep "
+            "the stream open."
+        )
+        stream["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
         components.pop("HTTPValidationError", None)
         components.pop("ValidationError", None)
         stats = stats_schemas(components)

@@ -130,6 +130,7 @@ def test_given_the_openapi_then_every_operation_has_a_readable_id_and_refusals_a
                     )
     stream = spec["paths"]["/encounters/{encounter_id}/stream"]["get"]
     assert "text/event-stream" in stream["responses"]["200"]["content"]
+    assert "event: view" in stream["responses"]["200"]["description"]
 
 
 @pytest.mark.parametrize("module", [demo, demo_wits, demo_phantasia], ids=lambda m: m.__name__)
