@@ -21,6 +21,29 @@ encounter's own), `command` (the whole body, no dice), `label` (in the table's w
 sender may set, e.g. metres to move)."""
 
 
+def choice(
+    kind: str,
+    who: str | None,
+    command: dict[str, Any],
+    label: str,
+    rolls: list[str] | None = None,
+    fields: dict[str, Any] | None = None,
+) -> Choice:
+    """A `Choice` of type `kind` for combatant id `who` (None: the encounter's own): its
+    command is `command` with `type` first (`kind`; `command` may leave it out), and it
+    has `fields` only where there are any."""
+    made: Choice = {
+        "type": kind,
+        "combatant": who,
+        "command": {"type": kind, **command},
+        "label": label,
+        "rolls": rolls or [],
+    }
+    if fields:
+        made["fields"] = dict(fields)
+    return made
+
+
 class Context:
     """One command's run: the working state, its dice and a way to record events."""
 

@@ -13,7 +13,7 @@ from typing import Any, get_args
 
 from domain.commands import ActionSpec, BoonSpec
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Choice
+from domain.rulesystems.base import Choice, choice
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import boons as boon_table
 from domain.rulesystems.novus import combat, rounds
@@ -63,26 +63,6 @@ def choices(state: EncounterState) -> list[Choice]:
     return out
 
 
-def _choice(
-    kind: str,
-    who: str | None,
-    command: dict[str, Any],
-    label: str,
-    rolls: list[str] | None = None,
-    fields: dict[str, Any] | None = None,
-) -> Choice:
-    choice: Choice = {
-        "type": kind,
-        "combatant": who,
-        "command": {"type": kind, **command},
-        "label": label,
-        "rolls": rolls or [],
-    }
-    if fields:
-        choice["fields"] = fields
-    return choice
-
-
 def _living(state: EncounterState) -> list[CombatantState]:
     return [w for w in state.combatants.values() if not combat.is_dead(w)]
 
@@ -116,7 +96,7 @@ def _initiative(state: EncounterState) -> list[Choice]:
     ip = {"ip": {"type": "integer", "description": "An IP the GM enters (NOV-INIT-5)."}}
     fields = {**ip, "modifiers": MODIFIERS}
     out = [
-        _choice(
+        choice(
             "roll_initiative",
             who.id,
             {"combatant": who.id},
@@ -128,7 +108,7 @@ def _initiative(state: EncounterState) -> list[Choice]:
     ]
     if due:
         out.append(
-            _choice(
+            choice(
                 "roll_initiative",
                 None,
                 {},
@@ -150,7 +130,7 @@ def _declarations(state: EncounterState) -> list[Choice]:
         fields = _declare_fields(state, who)
         if nxt is None or who.id != nxt.id:  # NOV-DECL-1: out of order is the GM's override
             out.append(
-                _choice(
+                choice(
                     "declare",
                     who.id,
                     {"combatant": who.id, "actions": [], "out_of_order": True},
@@ -160,7 +140,7 @@ def _declarations(state: EncounterState) -> list[Choice]:
             )
             continue
         out.append(
-            _choice(
+            choice(
                 "declare",
                 who.id,
                 {"combatant": who.id, "actions": []},
@@ -172,7 +152,7 @@ def _declarations(state: EncounterState) -> list[Choice]:
             label = _declared_label(state, who, spec)
             if label is not None:
                 out.append(
-                    _choice(
+                    choice(
                         "declare",
                         who.id,
                         {"combatant": who.id, "actions": [spec]},
@@ -303,7 +283,7 @@ def _holds(state: EncounterState) -> list[Choice]:
         if not mine or any(a.status != "pending" for a in mine):
             continue
         out.append(
-            _choice(
+            choice(
                 "hold",
                 who.id,
                 {"combatant": who.id, "ip": own - 1},
@@ -383,9 +363,9 @@ def _resolve(state: EncounterState) -> list[Choice]:
         },
     }
     if action is None:  # every action left is lost (NOV-HITS-3, -5, NOV-COND-3)
-        return [_choice("resolve", None, {}, "Resolve: the actions left can no longer happen")]
+        return [choice("resolve", None, {}, "Resolve: the actions left can no longer happen")]
     return [
-        _choice(
+        choice(
             "resolve",
             action.combatant,
             {"action": action.id},
@@ -405,7 +385,7 @@ def _boons(state: EncounterState) -> list[Choice]:
     weapon = stats.weapon(pending.weapon)
     points = pending.points + pending.head_points
     out = [
-        _choice(
+        choice(
             "spend_boons",
             who.id,
             {"boons": []},
@@ -420,7 +400,7 @@ def _boons(state: EncounterState) -> list[Choice]:
         except RuleViolation:
             continue
         out.append(
-            _choice(
+            choice(
                 "spend_boons",
                 who.id,
                 {"boons": [{"name": boon.name}]},
@@ -477,7 +457,7 @@ def _snags(state: EncounterState) -> list[Choice]:
         }
     }
     out = [
-        _choice(
+        choice(
             "spend_snags",
             who.id,
             {"snags": []},
@@ -491,7 +471,7 @@ def _snags(state: EncounterState) -> list[Choice]:
         label = f"{who.name}'s Snag: {snag.label} ({snag.cost} of {points} points)"
         if snag.name == "hit_friend":  # NOV-SNAG-2: a living friend, not himself
             out += [
-                _choice(
+                choice(
                     "spend_snags",
                     who.id,
                     {"snags": [{"name": snag.name, "target": f.id}]},
@@ -506,7 +486,7 @@ def _snags(state: EncounterState) -> list[Choice]:
         if snag.name == "spell_backlash":
             spec["spell_points"] = 1
         rolls = ["hurt_yourself"] if snag.name == "hurt_yourself" else []
-        out.append(_choice("spend_snags", who.id, {"snags": [spec]}, label, rolls, fields))
+        out.append(choice("spend_snags", who.id, {"snags": [spec]}, label, rolls, fields))
     return out
 
 
@@ -539,7 +519,7 @@ def _cancels(state: EncounterState) -> list[Choice]:
             }
         }
         out.append(
-            _choice(
+            choice(
                 "cancel", who.id, {"combatant": who.id}, f"{who.name} cancels {what}", fields=fields
             )
         )
@@ -554,7 +534,7 @@ def _cancels(state: EncounterState) -> list[Choice]:
             if spec.get("weapon"):
                 instead += f" with the {spec['weapon']} at half AB"
             out.append(
-                _choice(
+                choice(
                     "cancel",
                     who.id,
                     {"combatant": who.id, "replacement": spec},
@@ -603,7 +583,7 @@ def _opportunity_attacks(state: EncounterState) -> list[Choice]:
         others = _foes(state, who)
         if declared is not None:
             out += [
-                _choice(
+                choice(
                     "opportunity_attack",
                     who.id,
                     {"combatant": who.id, "target": t.id},
@@ -621,7 +601,7 @@ def _opportunity_attacks(state: EncounterState) -> list[Choice]:
             if cost > left:
                 continue
             out += [
-                _choice(
+                choice(
                     "opportunity_attack",
                     who.id,
                     {"combatant": who.id, "target": t.id, "weapon": weapon.name},
@@ -643,7 +623,7 @@ def _melee_weapons(who: CombatantState) -> list[Weapon]:
 def _fate_points(state: EncounterState) -> list[Choice]:
     """NOV-FATE-2: a Fate Point spent, its effect the GM's to say."""
     return [
-        _choice(
+        choice(
             "spend_fate_point",
             who.id,
             {"combatant": who.id, "effect": "as the GM rules"},
@@ -658,7 +638,7 @@ def _fate_points(state: EncounterState) -> list[Choice]:
 def _saves(state: EncounterState) -> list[Choice]:
     """NOV-SAVE-1..3: a Saving Throw the GM calls for, against a stat (in `fields`)."""
     return [
-        _choice(
+        choice(
             "save",
             who.id,
             {"combatant": who.id, "stat": "con"},
@@ -678,7 +658,7 @@ def _saves(state: EncounterState) -> list[Choice]:
 # -- step 4 ---------------------------------------------------------------------------------
 def _end_round(state: EncounterState) -> Choice:
     """NOV-END-1, -2: what cannot resolve is lost, upkeep ticks, the next round begins."""
-    return _choice(
+    return choice(
         "end_round",
         None,
         {},

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rulesystems.base import Choice
+from domain.rulesystems.base import Choice, choice
 from domain.rulesystems.phantasia import attacks, statuses, turns
 from domain.rulesystems.phantasia.stats import (
     WEAPON_CODES,
@@ -111,17 +111,19 @@ def _before_initiative(state: EncounterState, now: CombatantState | None) -> lis
         return []
     living = [w for w in state.combatants.values() if not w.has("dead")]
     return [
-        _choice(
+        choice(
             "declare_surprise",
-            w,
+            w.id,
             {"type": "declare_surprise", "combatants": [w.id]},
             f"Surprise! {w.name} acts once before initiative (sorpresa)",
             [],
-            combatants={
-                "type": "array",
-                "items": {"enum": [x.id for x in living]},
-                "minItems": 1,
-                "uniqueItems": True,
+            fields={
+                "combatants": {
+                    "type": "array",
+                    "items": {"enum": [x.id for x in living]},
+                    "minItems": 1,
+                    "uniqueItems": True,
+                }
             },
         )
         for w in living
@@ -148,20 +150,20 @@ def _initiative(state: EncounterState) -> list[Choice]:
         )
         rolls = [] if agi_order else ["initiative", *_tie_rolls(state, [who])]
         out.append(
-            _choice(
+            choice(
                 "roll_initiative",
-                who,
+                who.id,
                 {"type": "roll_initiative", "combatant": who.id},
                 label,
                 rolls,
-                **fields,
+                fields=fields,
             )
         )
     due = unplaced(state)
     if due:
         names = [f"initiative:{w.name}" for w in due] if len(due) > 1 else ["initiative"]
         out.append(
-            _choice(
+            choice(
                 "roll_initiative",
                 None,
                 {"type": "roll_initiative"},
@@ -169,25 +171,27 @@ def _initiative(state: EncounterState) -> list[Choice]:
                 + ", ".join(w.name for w in due)
                 + ("" if agi_order else " (1d12 + AGI each)"),
                 [] if agi_order else [*names, *_tie_rolls(state, due)],
-                **fields,
+                fields=fields,
             )
         )
     creatures = [w for w in due if not is_player(w)]
     if len(creatures) >= 2 and not agi_order:  # PHA-INIT-1: one roll for a group
         out.append(
-            _choice(
+            choice(
                 "roll_initiative",
                 None,
                 {"type": "roll_initiative", "group": [w.id for w in creatures]},
                 "One initiative roll for the group " + ", ".join(w.name for w in creatures),
                 ["initiative", *_tie_rolls(state, creatures)],
-                group={
-                    "type": "array",
-                    "items": {"enum": [w.id for w in creatures]},
-                    "minItems": 2,
-                    "uniqueItems": True,
+                fields={
+                    "group": {
+                        "type": "array",
+                        "items": {"enum": [w.id for w in creatures]},
+                        "minItems": 2,
+                        "uniqueItems": True,
+                    },
+                    **fields,
                 },
-                **fields,
             )
         )
     tied: dict[tuple[int, int], list[CombatantState]] = {}
@@ -200,18 +204,20 @@ def _initiative(state: EncounterState) -> list[Choice]:
         names = ", ".join(w.name for w in group)
         for simultaneous in (False, True):
             out.append(
-                _choice(
+                choice(
                     "roll_initiative",
                     None,
                     {"type": "roll_initiative", "tie_order": ids, "simultaneous": simultaneous},
                     f"Tied on initiative and AGI: {names} "
                     + ("act at the same time" if simultaneous else "act in this order"),
                     [],
-                    tie_order={
-                        "type": "array",
-                        "items": {"enum": ids},
-                        "minItems": 2,
-                        "uniqueItems": True,
+                    fields={
+                        "tie_order": {
+                            "type": "array",
+                            "items": {"enum": ids},
+                            "minItems": 2,
+                            "uniqueItems": True,
+                        }
                     },
                 )
             )
@@ -247,9 +253,9 @@ def _start_turn(state: EncounterState) -> list[Choice]:
             rolls.append("concentration")
     surprise = up.marks.get("surprise") == "due"
     return [
-        _choice(
+        choice(
             "start_turn",
-            up,
+            up.id,
             {"type": "start_turn", "combatant": up.id},
             f"Start {up.name}'s {'surprise action' if surprise else 'turn'}",
             rolls,
@@ -269,8 +275,12 @@ def _end_turn(state: EncounterState, now: CombatantState) -> Choice:
                 rolls += ["poison damage", "death"]
     if rolls and now.marks.get("sustaining"):
         rolls.append("concentration")
-    return _choice(
-        "end_turn", now, {"type": "end_turn", "combatant": now.id}, f"End {now.name}'s turn", rolls
+    return choice(
+        "end_turn",
+        now.id,
+        {"type": "end_turn", "combatant": now.id},
+        f"End {now.name}'s turn",
+        rolls,
     )
 
 
@@ -293,9 +303,9 @@ def _open_attack(state: EncounterState) -> list[Choice]:
         if who.marks.get("sustaining"):  # result 6 hurts him
             rolls.append("concentration")
         out.append(
-            _choice(
+            choice(
                 "roll_fumble",
-                who,
+                who.id,
                 {"type": "roll_fumble"},
                 f"Roll {who.name}'s fumble with {means}: 1d6 on the fumble table (pifia)",
                 rolls,
@@ -303,9 +313,9 @@ def _open_attack(state: EncounterState) -> list[Choice]:
         )
         if pm_of(who) >= 1:
             out.append(
-                _choice(
+                choice(
                     "roll_fumble",
-                    who,
+                    who.id,
                     {"type": "roll_fumble", "choice": "pm"},
                     f"Roll {who.name}'s fumble with {means} (pifia); on a 6 he loses 1 PM, not PV",
                     rolls,
@@ -319,9 +329,9 @@ def _open_attack(state: EncounterState) -> list[Choice]:
             rolls.append("concentration")
         targets = ", ".join(state.combatants[r["target"]].name for r in hits)
         out.append(
-            _choice(
+            choice(
                 "roll_damage",
-                who,
+                who.id,
                 {"type": "roll_damage"},
                 f"Roll {who.name}'s damage with {means} on {targets}",
                 rolls,
@@ -331,9 +341,9 @@ def _open_attack(state: EncounterState) -> list[Choice]:
             if r.get("blocked") and r.get("fumble"):
                 target = state.combatants[r["target"]]
                 out.append(
-                    _choice(
+                    choice(
                         "roll_damage",
-                        who,
+                        who.id,
                         {"type": "roll_damage", "shield_breaks": [target.id]},
                         f"Roll {who.name}'s damage on {targets}; {target.name}'s shield breaks "
                         "for normal damage (PHA-DEF-3)",
@@ -431,16 +441,16 @@ def _attacks(
             means = weapon or "bare hands"
             label = f"{tag}{who.name} attacks {target.name} with {means} (AT)"
             rolls = _attack_rolls(state, who, target)
-            out.append(_choice("attack_check", who, command, label, rolls, **fields))
+            out.append(choice("attack_check", who.id, command, label, rolls, fields=fields))
             if shield:
                 out.append(
-                    _choice(
+                    choice(
                         "attack_check",
-                        who,
+                        who.id,
                         {**command, "block": [target.id]},
                         f"{label}; {target.name} blocks with his shield (bloqueo)",
                         rolls,
-                        **fields,
+                        fields=fields,
                     )
                 )
         for power in powers:
@@ -452,8 +462,13 @@ def _attacks(
                 "modifiers": MODIFIERS,
             }
             out.append(
-                _choice(
-                    "attack_check", who, command, label, _attack_rolls(state, who, target), **fields
+                choice(
+                    "attack_check",
+                    who.id,
+                    command,
+                    label,
+                    _attack_rolls(state, who, target),
+                    fields=fields,
                 )
             )
     return out
@@ -512,13 +527,13 @@ def _contest(who: CombatantState, target: CombatantState, kind: str, reaction: b
     if kind == "snatch":
         fields["item"] = {"type": "string", "maxLength": 60}
     tag = "Reaction: " if reaction else ""
-    return _choice(
+    return choice(
         "contest",
-        who,
+        who.id,
         command,
         f"{tag}{who.name} tries to {verb} {target.name} ({es}): opposed FUE",
         ["attacker", "defender"],
-        **fields,
+        fields=fields,
     )
 
 
@@ -536,7 +551,7 @@ def _acts(
         command = {"type": "act", "combatant": who.id, "action": action, **more}
         if reaction:
             command["reaction"] = True
-        out.append(_choice("act", who, command, f"{tag}{who.name}: {label}", [], **fields))
+        out.append(choice("act", who.id, command, f"{tag}{who.name}: {label}", [], fields=fields))
 
     mo = max(0, stats.movement + sum(statuses.modifiers(who, "movement").values()))
     act(  # PHA-ACT-16: up to MO metres (halved on hard terrain, Default PHA-AMB-26)
@@ -625,13 +640,13 @@ def _check_action(
     }
     if every:
         fields["characteristic"] = {"enum": list(CHARACTERISTICS)}
-    return _choice(
+    return choice(
         "check",
-        who,
+        who.id,
         command,
         f"{tag}{who.name}: {characteristic.upper()} check as an action (Chequeo de Característica)",
         ["check"],
-        **fields,
+        fields=fields,
     )
 
 
@@ -647,13 +662,13 @@ def _free_check(who: CombatantState) -> list[Choice]:
         "modifiers": MODIFIERS,
     }
     return [
-        _choice(
+        choice(
             "check",
-            who,
+            who.id,
             {"type": "check", "combatant": who.id, "characteristic": "fue"},
             f"{who.name}: a characteristic check the narrator calls for",
             ["check"],
-            **fields,
+            fields=fields,
         )
     ]
 
@@ -668,15 +683,17 @@ def _jumps(who: CombatantState) -> list[Choice]:
     for kind, base in (("long", fue // 2), ("high", fue // 4)):
         metres = max(1, base)
         out.append(
-            _choice(
+            choice(
                 "jump",
-                who,
+                who.id,
                 {"type": "jump", "combatant": who.id, "kind": kind, "metres": metres},
                 f"{who.name}: {kind} jump of {metres} m (FUE check, base {base} m)",
                 ["jump", "edge"],
-                metres={"type": "integer", "minimum": 1, "maximum": 100},
-                fall_m={"type": "integer", "minimum": 0, "maximum": 1000},
-                phantasia_point={"type": "boolean"},
+                fields={
+                    "metres": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "fall_m": {"type": "integer", "minimum": 0, "maximum": 1000},
+                    "phantasia_point": {"type": "boolean"},
+                },
             )
         )
     return out
@@ -711,9 +728,9 @@ def _points(state: EncounterState) -> list[Choice]:
             death = helped.marks.get("death_check") or {}
             if helped.has("dead") and death.get("dies") and not death.get("reroll"):
                 out.append(
-                    _choice(
+                    choice(
                         "spend_phantasia_point",
-                        payer,
+                        payer.id,
                         {**body, "use": "death_reroll"},
                         f"{payer.name} spends a PHANTÄSIA point to re-roll {whom} failed death "
                         "check",
@@ -724,9 +741,9 @@ def _points(state: EncounterState) -> list[Choice]:
                 continue
             if helped.id in rollers:
                 out.append(
-                    _choice(
+                    choice(
                         "spend_phantasia_point",
-                        payer,
+                        payer.id,
                         {**body, "use": "reroll"},
                         f"{payer.name} spends a PHANTÄSIA point to re-roll {whom} last check",
                         ["reroll"],
@@ -734,9 +751,9 @@ def _points(state: EncounterState) -> list[Choice]:
                 )
             if pm_of(helped) < max_pm(stats_of(helped)) and not payer.has("dead"):
                 out.append(
-                    _choice(
+                    choice(
                         "spend_phantasia_point",
-                        payer,
+                        payer.id,
                         {**body, "use": "pm"},
                         f"{payer.name} spends a PHANTÄSIA point: "
                         f"{'he regains' if helped is payer else helped.name + ' regains'} 1 PM",
@@ -849,23 +866,3 @@ def overrides(state: EncounterState, base: list[dict[str, Any]]) -> list[dict[st
                 }
             )
     return forms
-
-
-def _choice(
-    kind: str,
-    who: CombatantState | None,
-    command: dict[str, Any],
-    label: str,
-    rolls: list[str],
-    **fields: Any,
-) -> Choice:
-    choice: Choice = {
-        "type": kind,
-        "combatant": who.id if who is not None else None,
-        "command": command,
-        "label": label,
-        "rolls": rolls,
-    }
-    if fields:
-        choice["fields"] = fields
-    return choice

@@ -16,7 +16,7 @@ from typing import Any
 
 from domain import commands as c
 from domain.errors import RuleViolation
-from domain.rulesystems.base import Choice
+from domain.rulesystems.base import Choice, choice
 from domain.rulesystems.wits import turns
 from domain.rulesystems.wits.attacks import (
     CALLED_SHOT,
@@ -60,7 +60,7 @@ def choices(state: EncounterState) -> list[Choice]:
     out += _knock_backs(state)
     if attack is None:  # WIT-ATK-4: a round does not end with an attack waiting
         out.append(
-            _choice(
+            choice(
                 "end_round",
                 None,
                 {"type": "end_round"},
@@ -68,26 +68,6 @@ def choices(state: EncounterState) -> list[Choice]:
             )
         )
     return out
-
-
-def _choice(
-    kind: str,
-    combatant: str | None,
-    command: dict[str, Any],
-    label: str,
-    rolls: list[str] | None = None,
-    fields: dict[str, Any] | None = None,
-) -> Choice:
-    choice: Choice = {
-        "type": kind,
-        "combatant": combatant,
-        "command": command,
-        "label": label,
-        "rolls": rolls or [],
-    }
-    if fields:
-        choice["fields"] = fields
-    return choice
 
 
 def _targets(
@@ -116,7 +96,7 @@ def _order(state: EncounterState) -> list[Choice]:
     due = turns.unplaced(state)
     if due:
         out.append(
-            _choice(
+            choice(
                 "roll_initiative",
                 None,
                 {"type": "roll_initiative"},
@@ -127,7 +107,7 @@ def _order(state: EncounterState) -> list[Choice]:
         for who in due:
             wits = turns.stats_of(who).wits
             out.append(
-                _choice(
+                choice(
                     "roll_initiative",
                     who.id,
                     {"type": "roll_initiative", "combatant": who.id},
@@ -144,7 +124,7 @@ def _order(state: EncounterState) -> list[Choice]:
         ranked = sorted(tied, key=lambda w: (w.id not in rank, rank.get(w.id, w.entry)))
         ids = [w.id for w in ranked]
         out.append(
-            _choice(
+            choice(
                 "roll_initiative",
                 None,
                 {"type": "roll_initiative", "tie_order": ids},
@@ -197,7 +177,7 @@ def _turn(state: EncounterState, who: CombatantState) -> list[Choice]:
         aim = turns.aim_of(who)
         if aim < turns.MAX_AIM:  # WIT-AIM-1, -3: +1 an action, up to +5
             out.append(
-                _choice(
+                choice(
                     "aim",
                     who.id,
                     {"type": "aim", "combatant": who.id},
@@ -207,7 +187,7 @@ def _turn(state: EncounterState, who: CombatantState) -> list[Choice]:
             )
         out += _moves(state, who)
         out.append(
-            _choice(
+            choice(
                 "take_action",
                 who.id,
                 {"type": "take_action", "combatant": who.id, "what": "takes another action"},
@@ -225,7 +205,7 @@ def _turn(state: EncounterState, who: CombatantState) -> list[Choice]:
         )
         if not who.round_marks.get("held"):  # WIT-ORD-3: on his turn, once
             out.append(
-                _choice(
+                choice(
                     "hold",
                     who.id,
                     {"type": "hold", "combatant": who.id},
@@ -234,7 +214,7 @@ def _turn(state: EncounterState, who: CombatantState) -> list[Choice]:
             )
     kept = f", keeping {left} action{'s' if left > 1 else ''} for defenses" if left else ""
     out.append(
-        _choice(
+        choice(
             "end_turn",
             who.id,
             {"type": "end_turn", "combatant": who.id},
@@ -303,7 +283,7 @@ def _attacks(state: EncounterState, who: CombatantState, left: int) -> list[Choi
                 "roll": False,
             }
             out.append(
-                _choice(
+                choice(
                     "attack",
                     who.id,
                     body,
@@ -315,7 +295,7 @@ def _attacks(state: EncounterState, who: CombatantState, left: int) -> list[Choi
                 continue
             if charging.get("target") == target.id:  # WIT-CHG-5: it reaches him now
                 out.append(
-                    _choice(
+                    choice(
                         "attack",
                         who.id,
                         {**body, "charge": True},
@@ -326,7 +306,7 @@ def _attacks(state: EncounterState, who: CombatantState, left: int) -> list[Choi
                 )
             elif left >= 2 and stats.move // 2 >= CHARGE_FROM_M:  # WIT-CHG-1, -5
                 out.append(
-                    _choice(
+                    choice(
                         "attack",
                         who.id,
                         {**body, "charge": True, "distance_m": CHARGE_FROM_M},
@@ -365,7 +345,7 @@ def _moves(state: EncounterState, who: CombatantState) -> list[Choice]:
     for metres in spans:
         cost = "one action" if metres <= half else "the whole round"
         out.append(
-            _choice(
+            choice(
                 "move",
                 who.id,
                 {"type": "move", "combatant": who.id, "distance_m": metres},
@@ -385,7 +365,7 @@ def _moves(state: EncounterState, who: CombatantState) -> list[Choice]:
             start = max(CHARGE_FROM_M, stats.move)
             body["charge_from_m"] = start
             label = f"{who.name} starts a Charge at {target.name}, {start} m away: moves {step} m"
-        out.append(_choice("move", who.id, body, label, fields=fields))
+        out.append(choice("move", who.id, body, label, fields=fields))
     return out
 
 
@@ -402,7 +382,7 @@ def _answer(state: EncounterState, attack: ActionState) -> list[Choice]:
     if defense is not None:
         against = f" against {target.name}'s {DEFENSE_NAMES[defense['kind']]}"
     out.append(
-        _choice(
+        choice(
             "roll_attack",
             attacker.id,
             {"type": "roll_attack"},
@@ -470,7 +450,7 @@ def _defenses(
             except RuleViolation:
                 continue
             out.append(
-                _choice(
+                choice(
                     "defend",
                     target.id,
                     {"type": "defend", "combatant": target.id, "defense": spec},
@@ -500,7 +480,7 @@ def _knock_backs(state: EncounterState) -> list[Choice]:
         attacker = state.combatants[action.combatant]
         charge = " (a Charge: −5)" if action.params.get("charge") else ""
         out.append(
-            _choice(
+            choice(
                 "knock_back",
                 target.id,
                 {"type": "knock_back", "combatant": target.id, "attack": action.id},
