@@ -1,15 +1,18 @@
-"""The docs' shell blocks run as written: README.md's "Try it" and docs/record.md's worked
-example, in bash (`set -euo pipefail`) against a real `fraylog serve` on a free port of
-127.0.0.1, as a newcomer runs them after `make run`.
+"""The docs' shell blocks run as written: README.md's "Try it", docs/record.md's worked
+example and docs/api.md's examples and walk-throughs, in bash (`set -euo pipefail`) against a
+real `fraylog serve` on a free port of 127.0.0.1, as a newcomer runs them after `make run`.
 
 Every ```sh block of those pages is marked, invisibly once rendered, by an HTML comment
-right before it: `<!-- run: … -->` (this test runs it) or `<!-- not run: why -->`. In a run
-block, a comment on a line of its own is what the commands above it print: each must be a
-line of the output, in order (`…` stands for any text: ids, paths); a comment after a command
-only explains it. Any `.venv/bin/fraylog …` command a block prints (`demo --keep`'s) is run
-too. The blocks run in one temporary folder where the server keeps its events
-(`./fraylog.db`, as `make run` in the repository's folder), with `.venv/bin/fraylog` there
-running this working tree's CLI, and `8000` in them replaced by the server's port.
+right before it: `<!-- run: … -->` (this test runs it), `<!-- run on: … -->` (it goes on in
+the shell of the run block before it, as in one terminal: its variables and functions) or
+`<!-- not run: why -->`. A run block and the run-on blocks after it are one script; in each
+block, a comment on a line of its own is what the commands above it in that block print:
+each must be a line of that block's output, in order (`…` stands for any text: ids, paths,
+times); a comment after a command only explains it. Any `.venv/bin/fraylog …` command a
+block prints (`demo --keep`'s) is run too. The blocks run in one temporary folder where the
+server keeps its events (`./fraylog.db`, as `make run` in the repository's folder), with
+`.venv/bin/fraylog` there running this working tree's CLI, and `:8000` in them replaced by
+the server's port.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ import pytest
 from tests.builders import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ("README.md", "docs/record.md")
-MARK = re.compile(r"<!-- (run|not run): (.+?) -->")
+DOCS = ("README.md", "docs/record.md", "docs/api.md")
+MARK = re.compile(r"<!-- (run|run on|not run): (.+?) -->")
 FENCE = "```sh\n"
 PRINTED_COMMAND = re.compile(r"\.venv/bin/fraylog (replay|verify) [0-9a-f-]{36}")
 
@@ -40,7 +43,7 @@ PRINTED_COMMAND = re.compile(r"\.venv/bin/fraylog (replay|verify) [0-9a-f-]{36}"
 class Block:
     doc: str
     line: int  # of the fence, 1-based
-    mark: str | None  # "run", "not run", or None: unmarked
+    mark: str | None  # "run", "run on", "not run", or None: unmarked
     why: str
     text: str
 
@@ -69,7 +72,21 @@ def shell_blocks(doc: str) -> list[Block]:
     return blocks
 
 
-RUN = [b for doc in DOCS for b in shell_blocks(doc) if b.mark == "run"]
+def chains(doc: str) -> list[tuple[Block, ...]]:
+    """The page's run blocks, each with the run-on blocks that go on in its shell."""
+    found: list[list[Block]] = []
+    for block in shell_blocks(doc):
+        if block.mark == "run":
+            found.append([block])
+        elif block.mark == "run on":
+            assert found, f"{block} goes on from no run block before it"
+            found[-1].append(block)
+    return [tuple(chain) for chain in found]
+
+
+CHAINS = [chain for doc in DOCS for chain in chains(doc)]
+RUN = [b for chain in CHAINS for b in chain]
+SEAM = "@@fraylog-docs: the block ends here@@"
 
 
 def claimed_outputs(text: str) -> list[str]:
@@ -157,14 +174,26 @@ def place(tools: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pla
             server.wait()
 
 
-_ran: dict[Block, subprocess.CompletedProcess[str]] = {}
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str  # all of it
+    stderr: str
+    outputs: tuple[str, ...]  # each block's own (those that ran)
 
 
-def ran(block: Block, place: Place) -> subprocess.CompletedProcess[str]:
-    """The block run once, with make run's port replaced by the server's."""
-    if block not in _ran:
-        _ran[block] = bash(block.text.replace(":8000", f":{place.port}"), place)
-    return _ran[block]
+_ran: dict[tuple[Block, ...], Ran] = {}
+
+
+def ran(chain: tuple[Block, ...], place: Place) -> Ran:
+    """The chain run once as one script, with make run's port replaced by the server's; a
+    seam printed after each block tells its output from the next one's."""
+    if chain not in _ran:
+        script = "".join(f"{b.text}\nprintf '\\n%s\\n' '{SEAM}'\n" for b in chain)
+        done = bash(script.replace(":8000", f":{place.port}"), place)
+        outputs = tuple(done.stdout.split(SEAM)[: len(chain)])
+        _ran[chain] = Ran(done.returncode, done.stdout, done.stderr, outputs)
+    return _ran[chain]
 
 
 def bash(script: str, place: Place) -> subprocess.CompletedProcess[str]:
@@ -183,20 +212,32 @@ def test_every_shell_block_of_the_walk_throughs_is_run_or_says_why_not() -> None
     unmarked = [str(b) for b in blocks if b.mark is None]
     assert not unmarked, f"mark these `<!-- run: … -->` or `<!-- not run: why -->`: {unmarked}"
     assert all(b.why.strip() for b in blocks)
-    assert {b.doc for b in RUN} == set(DOCS)  # the README's Try it and the worked example
+    # the README's Try it, the worked example, the guide's examples and walk-throughs
+    assert {b.doc for b in RUN} == set(DOCS)
 
 
-@pytest.mark.parametrize("block", RUN, ids=str)
+def test_the_api_guide_walks_through_each_rule_book_with_choices_and_table_dice() -> None:
+    text = "".join(b.text for b in RUN if b.doc == "docs/api.md")
+    for book in ("novus", "wits", "phantasia"):
+        assert f'"ruleset": "{book}"' in text
+    assert "/choices" in text and "DICE_NEEDED" in text and "preview=true" in text
+    assert "/log" in text and "/verify" in text and "view=true" in text
+
+
+@pytest.mark.parametrize("chain", CHAINS, ids=lambda chain: str(chain[0]))
 def test_a_marked_block_runs_as_written_and_prints_what_its_comments_say(
-    block: Block, place: Place
+    chain: tuple[Block, ...], place: Place
 ) -> None:
-    if "curl" in block.text:
-        assert ":8000" in block.text, "a block that talks to the server names make run's port"
-    done = ran(block, place)
-    said = f"{block}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
-    assert done.returncode == 0, said
-    claims = claimed_outputs(block.text)
-    assert not unmatched(claims, done.stdout), f"not printed: {unmatched(claims, done.stdout)}"
+    text = "".join(b.text for b in chain)
+    if "curl" in text:
+        assert ":8000" in text, "a block that talks to the server names make run's port"
+    done = ran(chain, place)
+    stopped = chain[max(len(done.outputs) - 1, 0)]  # the block a failure stopped in
+    said = f"{stopped} failed\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+    assert done.returncode == 0 and len(done.outputs) == len(chain), said
+    for block, output in zip(chain, done.outputs, strict=True):
+        missing = unmatched(claimed_outputs(block.text), output)
+        assert not missing, f"{block} did not print: {missing}\n--- its output\n{output}"
     for printed in PRINTED_COMMAND.finditer(done.stdout):
         again = bash(printed[0], place)
         assert again.returncode == 0, f"{printed[0]}\n{again.stdout}\n{again.stderr}"
@@ -207,7 +248,7 @@ def test_a_marked_block_runs_as_written_and_prints_what_its_comments_say(
 
 
 def test_the_readme_demos_print_the_commands_that_replay_and_verify_them(place: Place) -> None:
-    (demos,) = [b for b in RUN if b.doc == "README.md" and "demo --keep" in b.text]
+    (demos,) = [c for c in CHAINS if c[0].doc == "README.md" and "demo --keep" in c[0].text]
     done = ran(demos, place)
     assert done.returncode == 0, done.stderr
     printed = [m[1] for m in PRINTED_COMMAND.finditer(done.stdout)]
