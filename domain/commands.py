@@ -2,15 +2,21 @@
 
 One model per command, discriminated by `type`. The rule system validates them
 against the current state; an invalid command records nothing.
+
+Each command that rolls says, per rule book, the roll names it may ask for in the order
+they are drawn (`rolls`, shown in the OpenAPI as `x-rolls`); `<name>` in a roll name
+stands for a combatant's name (`initiative:<name>` is `initiative:Brakka`). The reference
+page (docs/reference.md, made by api/reference.py) is rendered from these models.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 DiceSourceName = Literal["server", "seeded", "manual"]
+Rolls = dict[str, tuple[str, ...]]  # rule book -> the roll names, in the order drawn
 
 
 def _type_is_required(schema: dict[str, Any]) -> None:
@@ -20,8 +26,23 @@ def _type_is_required(schema: dict[str, Any]) -> None:
         schema["required"].insert(0, "type")
 
 
+def _command_schema(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """A command's request schema: `type` required and described, and `x-rolls`: per rule
+    book, the roll names it may ask for in the order drawn (none: it rolls nothing)."""
+    _type_is_required(schema)
+    kind = schema.get("properties", {}).get("type")
+    if kind is not None and "const" in kind:
+        kind.setdefault("description", f"The command: always `{kind['const']}`.")
+    rolls: Rolls = getattr(model, "rolls", {})
+    schema["x-rolls"] = {book: list(names) for book, names in rolls.items()}
+
+
 class CommandBase(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_type_is_required)
+    """The fields every command takes besides its `type`."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_command_schema)
+    # per rule book, the roll names the command may ask for, in the order drawn
+    rolls: ClassVar[Rolls] = {}
 
     dice: dict[str, list[int]] | None = Field(
         default=None,
@@ -30,7 +51,9 @@ class CommandBase(BaseModel):
         examples=[{"attack": [14, 3]}],
     )
     dice_source: DiceSourceName | None = Field(
-        default=None, description="Override the encounter's dice source for this command."
+        default=None,
+        description="Override the encounter's dice source for the rolls not named in `dice` "
+        "(the GM's).",
     )
     expected_version: int | None = Field(
         default=None,
@@ -44,17 +67,30 @@ class CommandBase(BaseModel):
 
 
 Modifiers = dict[Annotated[str, Field(min_length=1, max_length=60)], int]
+SITUATIONAL = "Situational modifiers by name, added to the roll and recorded (the GM's)."
 
 
 class RollInitiative(CommandBase):
-    """Roll initiative (step 1) for one combatant, or for every combatant without an IP."""
+    """Roll initiative (step 1) for one combatant, or for every combatant without an IP.
+    Novus: open-ended 2d10 + Spd and Wis bonuses. Wits: the order is by Wits; a tie is
+    rolled off on 1d6. PHANTÄSIA: 1d12 + AGI score, a tie re-rolled."""
+
+    rolls: ClassVar[Rolls] = {
+        "novus": ("initiative", "initiative:<name>"),
+        "phantasia": ("initiative", "initiative:<name>", "tie:<name>"),
+        "wits": ("tie:<name>",),
+    }
 
     type: Literal["roll_initiative"] = "roll_initiative"
     combatant: str | None = Field(
         default=None, description="Combatant id; all without IP if omitted."
     )
     ip: int | None = Field(default=None, description="An IP the GM enters instead of rolling.")
-    modifiers: Modifiers = Field(default_factory=dict, description="Other named IP modifiers.")
+    modifiers: Modifiers = Field(
+        default_factory=dict,
+        description="Other named IP modifiers, added to the roll.",
+        examples=[{"ambush": 2}],
+    )
     tie_order: list[str] | None = Field(
         default=None,
         max_length=50,
@@ -78,9 +114,15 @@ class RollInitiative(CommandBase):
 
 
 class ActionSpec(BaseModel):
+    """Novus: one declared action (`declare.actions`, `cancel.replacement`)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    kind: str = Field(description="An action of the rule system's catalogue (docs/rules).")
+    kind: str = Field(
+        description="An action of the rule system's catalogue (docs/rules; "
+        "GET /rulesets/novus lists them).",
+        examples=["melee_attack"],
+    )
     target: str | None = Field(default=None, description="Target combatant id, for attacks.")
     weapon: str | None = Field(default=None, description="Weapon name from the stats.")
     ap: int | None = Field(
@@ -150,8 +192,12 @@ class Declare(CommandBase):
     """Declare one combatant's actions for the round (step 2)."""
 
     type: Literal["declare"] = "declare"
-    combatant: str
-    actions: list[ActionSpec] = Field(default_factory=list, max_length=12)
+    combatant: str = Field(description="Who declares.")
+    actions: list[ActionSpec] = Field(
+        default_factory=list,
+        max_length=12,
+        description="The actions, in the order declared; an empty list declares nothing.",
+    )
     out_of_order: bool = Field(default=False, description="GM override of the declaration order.")
     hold_ip: int | None = Field(
         default=None, description="Hold, announced with the declaration: act at this lower IP."
@@ -163,16 +209,21 @@ class Hold(CommandBase):
     the turn's actions to act at any later point of the round (WIT-ORD-3)."""
 
     type: Literal["hold"] = "hold"
-    combatant: str
+    combatant: str = Field(description="Who holds.")
     ip: int | None = Field(
         default=None, description="Novus: the IP to act at, below the combatant's own."
     )
 
 
 class BoonSpec(BaseModel):
+    """Novus: one Combat Boon bought with the Boon Points of a hit."""
+
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(description="A Boon of the table, or any name with `effect` for a GM Boon.")
+    name: str = Field(
+        description="A Boon of the table, or any name with `effect` for a GM Boon.",
+        examples=["bleeder"],
+    )
     points: int | None = Field(default=None, ge=1, le=50, description="Points for a '+' Boon.")
     effect: str | None = Field(
         default=None, max_length=500, description="Effect text of a GM Boon."
@@ -184,7 +235,7 @@ class Cancel(CommandBase):
     that happens at once (NOV-CANCEL-1..5)."""
 
     type: Literal["cancel"] = "cancel"
-    combatant: str
+    combatant: str = Field(description="Whose actions are cancelled.")
     replacement: ActionSpec | None = Field(
         default=None,
         description="melee_attack (half AB), move (≤3 AP), dodge, counterspell, "
@@ -196,23 +247,34 @@ class SpendFatePoint(CommandBase):
     """Spend a Fate Point; its effect is the GM's to enter (NOV-FATE-2)."""
 
     type: Literal["spend_fate_point"] = "spend_fate_point"
-    combatant: str
-    effect: str = Field(min_length=1, max_length=500)
+    combatant: str = Field(description="Who spends the Fate Point.")
+    effect: str = Field(
+        min_length=1,
+        max_length=500,
+        description="What the Fate Point does, as the GM rules (the GM's).",
+        examples=["rerolls the failed save"],
+    )
 
 
 class OpportunityAttack(CommandBase):
     """An attack outside the initiative order, on a foe crossing the Control Zone (NOV-OA)."""
 
     type: Literal["opportunity_attack"] = "opportunity_attack"
-    combatant: str
-    target: str
-    weapon: str | None = None
+    combatant: str = Field(description="Who attacks.")
+    target: str = Field(description="The foe crossing his Control Zone.")
+    weapon: str | None = Field(
+        default=None, description="Weapon name from the stats (default: his first)."
+    )
 
 
 class SnagSpec(BaseModel):
+    """Novus: one Snag bought with the Snag Points of a bad miss."""
+
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(description="A Snag of the table (docs/rules/novus.md).")
+    name: str = Field(
+        description="A Snag of the table (docs/rules/novus.md).", examples=["hurt_yourself"]
+    )
     target: str | None = Field(default=None, description="Hit the nearest friend: who.")
     spell_points: int | None = Field(
         default=None, ge=0, le=100, description="Spell backlash: the spell's points."
@@ -224,11 +286,31 @@ class SnagSpec(BaseModel):
 
 
 class Resolve(CommandBase):
-    """Resolve the next declared action (step 3)."""
+    """Resolve the next declared action (step 3): an attack (after a mounted one's Riding
+    roll; a spell vs. DEF rolls its casting), a miss into melee's bystander saves, the Boons
+    and Snags spent at once, First Aid, a Block."""
+
+    rolls: ClassVar[Rolls] = {
+        "novus": (
+            "riding",
+            "attack",
+            "casting",
+            "bystander_save:<name>",
+            "disarm_save",
+            "hurt_yourself",
+            "friend_attack",
+            "first_aid",
+            "block",
+        ),
+    }
 
     type: Literal["resolve"] = "resolve"
-    action: str | None = Field(default=None, description="The action id expected next (checked).")
-    modifiers: Modifiers = Field(default_factory=dict, description="Situational named modifiers.")
+    action: str | None = Field(
+        default=None, description="The action id expected next (checked).", examples=["7.0"]
+    )
+    modifiers: Modifiers = Field(
+        default_factory=dict, description=SITUATIONAL, examples=[{"high ground": 1}]
+    )
     boons: list[BoonSpec] | None = Field(
         default=None, description="Spend the Boon Points of a hit at once; omit to spend later."
     )
@@ -241,26 +323,46 @@ class Resolve(CommandBase):
 class SpendBoons(CommandBase):
     """Spend the Boon Points of the last hit."""
 
+    rolls: ClassVar[Rolls] = {"novus": ("disarm_save",)}
+
     type: Literal["spend_boons"] = "spend_boons"
-    boons: list[BoonSpec] = Field(default_factory=list, max_length=12)
+    boons: list[BoonSpec] = Field(
+        default_factory=list,
+        max_length=12,
+        description="The Boons bought; an empty list spends nothing (the points are lost).",
+    )
 
 
 class SpendSnags(CommandBase):
     """Spend the Snag Points of the last miss (the player picks, the GM approves)."""
 
+    rolls: ClassVar[Rolls] = {"novus": ("hurt_yourself", "friend_attack")}
+
     type: Literal["spend_snags"] = "spend_snags"
-    snags: list[SnagSpec] = Field(default_factory=list, max_length=12)
+    snags: list[SnagSpec] = Field(
+        default_factory=list,
+        max_length=12,
+        description="The Snags taken; an empty list takes none (the points are lost).",
+    )
 
 
 class Save(CommandBase):
-    """A Saving Throw the GM calls for."""
+    """A Saving Throw the GM calls for: open-ended 2d10 with the stat's bonus, against `tn`
+    (NOV-SAVE-1, -2)."""
+
+    rolls: ClassVar[Rolls] = {"novus": ("save",)}
 
     type: Literal["save"] = "save"
-    combatant: str
-    stat: str = Field(description="The stat saved against, e.g. con, spd, str.")
-    tn: int = Field(default=15, ge=-100, le=200)
-    modifiers: Modifiers = Field(default_factory=dict)
-    purpose: str = Field(default="", max_length=200)
+    combatant: str = Field(description="Who saves.")
+    stat: str = Field(description="The stat saved against, e.g. con, spd, str.", examples=["con"])
+    tn: int = Field(default=15, ge=-100, le=200, description="The target number to reach.")
+    modifiers: Modifiers = Field(default_factory=dict, description=SITUATIONAL)
+    purpose: str = Field(
+        default="",
+        max_length=200,
+        description="What the save is for, for the log.",
+        examples=["poison"],
+    )
 
 
 Distance = Annotated[float, Field(gt=0, le=10_000)]
@@ -269,9 +371,11 @@ Distance = Annotated[float, Field(gt=0, le=10_000)]
 class WitsCommand(CommandBase):
     """A Wits action of one combatant: on his turn, or later if he held (WIT-ORD-1, -3)."""
 
-    combatant: str
+    combatant: str = Field(description="The combatant who acts.")
     out_of_order: bool = Field(
-        default=False, description="GM override: act outside the Wits order (WIT-ORD-4)."
+        default=False,
+        description="GM override: act outside the order (Wits: WIT-ORD-4; PHANTÄSIA: outside "
+        "his turn).",
     )
 
 
@@ -308,9 +412,11 @@ class Attack(WitsCommand):
     """Wits: announce an attack (WIT-ATK-1); with `roll` (the default) it is rolled at once,
     with the target's `defense` if he declared one (WIT-ATK-2)."""
 
+    rolls: ClassVar[Rolls] = {"wits": ("attack", "defense", "damage")}
+
     type: Literal["attack"] = "attack"
-    target: str
-    weapon: str = Field(description="A weapon of the attacker's stats.")
+    target: str = Field(description="The combatant attacked.")
+    weapon: str = Field(description="A weapon of the attacker's stats.", examples=["broadsword"])
     called_shot: (
         Literal["arm", "leg", "vitals", "groin", "head", "hand", "foot", "neck", "heart"] | None
     ) = Field(default=None, description="A body part: its modifier applies (WIT-CALL-1).")
@@ -327,7 +433,9 @@ class Attack(WitsCommand):
     physical: bool = Field(
         default=True, description="Normal physical damage rolls up; other does not (WIT-DMG-7)."
     )
-    modifiers: Modifiers = Field(default_factory=dict, description="GM situational modifiers.")
+    modifiers: Modifiers = Field(
+        default_factory=dict, description="GM situational modifiers.", examples=[{"dark": -2}]
+    )
     defense: DefenseSpec | None = Field(
         default=None, description="The target's defense, declared with the announcement."
     )
@@ -346,12 +454,14 @@ class Defend(CommandBase):
     """Wits: the target of the announced attack declares his defense (WIT-ATK-2, WIT-DEF-5)."""
 
     type: Literal["defend"] = "defend"
-    combatant: str
-    defense: DefenseSpec
+    combatant: str = Field(description="The target of the announced attack.")
+    defense: DefenseSpec = Field(description="His defense against it.")
 
 
 class RollAttack(CommandBase):
     """Wits: roll the announced attack, its defense and its damage."""
+
+    rolls: ClassVar[Rolls] = {"wits": ("attack", "defense", "damage")}
 
     type: Literal["roll_attack"] = "roll_attack"
     degree: Degree | None = Field(default=None, description="As on `attack`.")
@@ -384,13 +494,27 @@ class TakeAction(WitsCommand):
     """Wits: any other action: a spell, a skill, a long talk (WIT-ACT-2, -3)."""
 
     type: Literal["take_action"] = "take_action"
-    what: str = Field(min_length=1, max_length=200, examples=["casts Light"])
+    what: str = Field(
+        min_length=1, max_length=200, description="What he does.", examples=["casts Light"]
+    )
     actions: Literal[1, 2] = Field(default=1, description="Actions it uses (GM-entered).")
 
 
 class EndTurn(WitsCommand):
     """End the turn. Wits: keeping any action left for defenses (WIT-ORD-5). PHANTÄSIA:
     his end-of-turn checks are rolled and his statuses' durations run (PHA-STS-0)."""
+
+    rolls: ClassVar[Rolls] = {
+        "phantasia": (
+            "stunned",
+            "chaos",
+            "paralysed",
+            "poisoned",
+            "poison damage",
+            "death",
+            "concentration",
+        ),
+    }
 
     type: Literal["end_turn"] = "end_turn"
 
@@ -399,10 +523,14 @@ class KnockBack(CommandBase):
     """Wits: the GM rules a hit knocked its target back; he tests Strength to stay on his
     feet, at −5 after a Charge (WIT-CHG-4, WIT-AMB-10)."""
 
+    rolls: ClassVar[Rolls] = {"wits": ("strength",)}
+
     type: Literal["knock_back"] = "knock_back"
-    combatant: str
-    attack: str = Field(description="The action id of the attack that knocked him back.")
-    modifiers: Modifiers = Field(default_factory=dict)
+    combatant: str = Field(description="The combatant knocked back.")
+    attack: str = Field(
+        description="The action id of the attack that knocked him back.", examples=["6.attack"]
+    )
+    modifiers: Modifiers = Field(default_factory=dict, description=SITUATIONAL)
 
 
 # -- PHANTÄSIA ------------------------------------------------------------------------
@@ -420,12 +548,14 @@ class DeclareSurprise(CommandBase):
     """The narrator judges a surprise (PHA-SURP-1): each one named acts once first."""
 
     type: Literal["declare_surprise"] = "declare_surprise"
-    combatants: Targets
+    combatants: Targets = Field(description="The combatants who surprise, each acting once.")
 
 
 class StartTurn(CommandBase):
     """Start the next turn in the order (or the named combatant's): start-of-turn upkeep
     (Defense ends, reaction back, fear and suffocation checks) is rolled and recorded."""
+
+    rolls: ClassVar[Rolls] = {"phantasia": ("fear", "suffocation", "death", "concentration")}
 
     type: Literal["start_turn"] = "start_turn"
     combatant: str | None = Field(default=None, description="Default: the next in the order.")
@@ -435,9 +565,13 @@ class AttackCheck(PhantasiaCommand):
     """An attack (AT) or a power (AM): the one check that decides it is rolled by whoever
     rolls under PHA-CORE-1 — the attacker (AT/AM) or the player defending (DF/DM)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("attack", "defense", "defense:<name>")}
+
     type: Literal["attack_check"] = "attack_check"
-    targets: Targets
-    weapon: str | None = Field(default=None, description="A weapon's name; none: unarmed.")
+    targets: Targets = Field(description="The targets (several only with a power).")
+    weapon: str | None = Field(
+        default=None, description="A weapon's name; none: unarmed.", examples=["sword"]
+    )
     power: str | None = Field(default=None, description="A power's name (AM, PHA-MAG-1).")
     characteristic: Literal["fue", "agi"] | None = Field(
         default=None, description="AMP and AA: the attacker's choice (PHA-ATK-1)."
@@ -451,7 +585,9 @@ class AttackCheck(PhantasiaCommand):
     adjacent: bool | None = Field(
         default=None, description="Attacker adjacent to the target (default: not ranged)."
     )
-    offensive: bool = True
+    offensive: bool = Field(
+        default=True, description="An offensive action (PHA-ACT-2): the narrator says."
+    )
     reaction: bool = Field(default=False, description="Outside his turn (PHA-RX, PHA-ACT-5).")
     free: bool = Field(default=False, description="The free attack of fumble result 5.")
     doublings: int = Field(
@@ -463,11 +599,17 @@ class AttackCheck(PhantasiaCommand):
     hit: bool | None = Field(
         default=None, description="Creature against creature: the GM enters hit or miss."
     )
-    modifiers: Modifiers = Field(default_factory=dict)
+    modifiers: Modifiers = Field(
+        default_factory=dict,
+        description="The attacker's situational modifiers (on a defender's roll with the "
+        "opposite sign; the GM's).",
+    )
 
 
 class RollDamage(CommandBase):
     """Roll the damage of the attack that hit (the narrator rolls his creatures')."""
+
+    rolls: ClassVar[Rolls] = {"phantasia": ("damage", "death", "concentration")}
 
     type: Literal["roll_damage"] = "roll_damage"
     shield_breaks: list[str] = Field(
@@ -480,6 +622,10 @@ class RollDamage(CommandBase):
 class RollFumble(CommandBase):
     """Roll the d6 on the fumble table for the attack that fumbled (PHA-CRIT-4, -5)."""
 
+    rolls: ClassVar[Rolls] = {
+        "phantasia": ("fumble", "power lock", "death", "concentration"),
+    }
+
     type: Literal["roll_fumble"] = "roll_fumble"
     choice: Literal["pv", "pm"] | None = Field(
         default=None, description="Result 6: lose 1/4 of max PV or 1 PM (default PV)."
@@ -489,12 +635,21 @@ class RollFumble(CommandBase):
 class Check(PhantasiaCommand):
     """A characteristic check (PHA-ACT-12, PHA-CHK-2)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("check",)}
+
     type: Literal["check"] = "check"
-    characteristic: Characteristic
-    purpose: str = Field(default="check", max_length=80)
+    characteristic: Characteristic = Field(description="The characteristic checked.")
+    purpose: str = Field(
+        default="check",
+        max_length=80,
+        description="What it is for, for the log.",
+        examples=["climb"],
+    )
     as_action: bool = Field(default=False, description="Spends an action point.")
-    offensive: bool = False
-    reaction: bool = False
+    offensive: bool = Field(
+        default=False, description="As an action: an offensive one (the narrator says)."
+    )
+    reaction: bool = Field(default=False, description="As an action: his reaction (PHA-RX).")
     phantasia_point: bool = Field(
         default=False, description="Spend a PHANTÄSIA point: succeed at once (PHA-PP-2 b)."
     )
@@ -502,25 +657,39 @@ class Check(PhantasiaCommand):
         default=None, description="The ally who spends the point (PHA-PP-4)."
     )
     power_user_level: int | None = Field(
-        default=None, ge=1, le=100, description="Resisting a power (PHA-CHK-5)."
+        default=None,
+        ge=1,
+        le=100,
+        description="Resisting a power (PHA-CHK-5): its user's level (+1 per level he is "
+        "above it).",
     )
-    modifiers: Modifiers = Field(default_factory=dict)
+    modifiers: Modifiers = Field(default_factory=dict, description=SITUATIONAL)
 
 
 class Contest(PhantasiaCommand):
     """An opposed check: grab, snatch, push, knock down, or escape a grab (PHA-CHK-4)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("attacker", "defender")}
+
     type: Literal["contest"] = "contest"
-    kind: Literal["grab", "snatch", "push", "knock_down", "escape"]
-    target: str
-    characteristic: Literal["fue", "agi"] = "fue"
-    target_characteristic: Literal["fue", "agi"] = "fue"
+    kind: Literal["grab", "snatch", "push", "knock_down", "escape"] = Field(
+        description="What he attempts (escape: from a grab; not offensive)."
+    )
+    target: str = Field(description="Whom he attempts it on.")
+    characteristic: Literal["fue", "agi"] = Field(
+        default="fue", description="His characteristic (FUE only to push or knock down)."
+    )
+    target_characteristic: Literal["fue", "agi"] = Field(
+        default="fue", description="The target's characteristic."
+    )
     item: str | None = Field(default=None, max_length=60, description="What is snatched.")
-    reaction: bool = False
+    reaction: bool = Field(default=False, description="His reaction, outside his turn (PHA-RX).")
     phantasia_point: bool = Field(
         default=False, description="Spend a PHANTÄSIA point: succeed at once (PHA-PP-2 b)."
     )
-    modifiers: Modifiers = Field(default_factory=dict)
+    modifiers: Modifiers = Field(
+        default_factory=dict, description="Situational modifiers on his side (the GM's)."
+    )
 
 
 class Act(PhantasiaCommand):
@@ -537,31 +706,49 @@ class Act(PhantasiaCommand):
         "prepare",
         "cast_power",
         "other",
-    ]
-    metres: int | None = Field(default=None, ge=0, le=1000, description="move")
-    terrain: Literal["normal", "climb", "swim", "stealth"] = "normal"
-    weapon: str | None = Field(default=None, description="switch_weapon, reload")
-    power: str | None = Field(default=None, description="cast_power")
+    ] = Field(description="The action (defense: DF +3 until his next turn, PHA-ACT-13).")
+    metres: int | None = Field(
+        default=None, ge=0, le=1000, description="move: how far (default: his MO)."
+    )
+    terrain: Literal["normal", "climb", "swim", "stealth"] = Field(
+        default="normal", description="move: climb, swim and stealth go at half MO."
+    )
+    weapon: str | None = Field(
+        default=None, description="switch_weapon, reload, use_item (pick up a dropped weapon)."
+    )
+    power: str | None = Field(default=None, description="cast_power: the power's name.")
     sustain: bool = Field(default=False, description="cast_power: kept active (PHA-CONC-1).")
-    trigger: str | None = Field(default=None, max_length=200, description="prepare")
+    trigger: str | None = Field(
+        default=None,
+        max_length=200,
+        description="prepare: what sets it off (required).",
+        examples=["the orc steps through the door"],
+    )
     replace: str | None = Field(
         default=None,
         description="defense with three beneficial statuses: the one to end, or 'least_time' "
         "(PHA-STK-3).",
     )
-    what: str = Field(default="", max_length=200)
+    what: str = Field(
+        default="", max_length=200, description="What he does, for the log.", examples=["a potion"]
+    )
     offensive: bool | None = Field(
         default=None, description="use_item, cast_power, other: the narrator says (PHA-ACT-2)."
     )
-    reaction: bool = False
+    reaction: bool = Field(default=False, description="His reaction, outside his turn (PHA-RX).")
 
 
 class ApplyStatus(CommandBase):
     """A status on a combatant (PHA-STS): from a power, an item or the narrator."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("resist",)}
+
     type: Literal["apply_status"] = "apply_status"
-    combatant: str
-    status: str = Field(description="One of the twenty statuses, or 'magic'.")
+    combatant: str = Field(description="Who gets the status.")
+    status: str = Field(
+        description="One of the twenty statuses (GET /rulesets/phantasia), or 'magic'.",
+        examples=["poisoned"],
+    )
     name: str | None = Field(
         default=None, max_length=60, description="A magic's name (status 'magic')."
     )
@@ -573,7 +760,9 @@ class ApplyStatus(CommandBase):
     modifiers: dict[
         Literal["fue", "agi", "int", "vit", "sue", "ca", "at", "df", "am", "dm", "movement"], int
     ] = Field(default_factory=dict, description="A magic's changes to scores and figures.")
-    damage: str | None = Field(default=None, description="Poison: its damage dice (1d6).")
+    damage: str | None = Field(
+        default=None, description="Poison: its damage dice (default 1d6).", examples=["2d6"]
+    )
     reduction: int | None = Field(default=None, ge=0, le=1000, description="Weakness.")
     harmed_by: str | None = Field(
         default=None,
@@ -600,23 +789,25 @@ class ApplyStatus(CommandBase):
         description="The attack (action id) whose effect it is: after a fumbled DF/DM check "
         "its duration is doubled (PHA-CRIT-7).",
     )
-    reason: str = Field(default="", max_length=200)
+    reason: str = Field(default="", max_length=200, description="Why, for the log.")
 
 
 class SetLoad(CommandBase):
     """The weight a character carries, for the optional load rule (PHA-WPN-7)."""
 
     type: Literal["set_load"] = "set_load"
-    combatant: str
-    carried_kg: float = Field(ge=0, le=10_000)
+    combatant: str = Field(description="Who carries it.")
+    carried_kg: float = Field(ge=0, le=10_000, description="What he carries, in kg.")
 
 
 class Jump(PhantasiaCommand):
     """A jump: a FUE check against the base distance (PHA-JMP)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("jump", "edge", "death", "concentration")}
+
     type: Literal["jump"] = "jump"
-    kind: Literal["long", "high"]
-    metres: int = Field(ge=1, le=100)
+    kind: Literal["long", "high"] = Field(description="A long or a high jump.")
+    metres: int = Field(ge=1, le=100, description="The distance or height he tries.")
     fall_m: int | None = Field(default=None, ge=0, le=1000, description="A miss falls this far.")
     phantasia_point: bool = Field(
         default=False, description="Spend a PHANTÄSIA point: succeed at once (PHA-PP-2 b)."
@@ -626,21 +817,31 @@ class Jump(PhantasiaCommand):
 class Fall(CommandBase):
     """Falling damage: metres × 3, and Prone (PHA-DMG-8)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("death", "concentration")}
+
     type: Literal["fall"] = "fall"
-    combatant: str
-    metres: int = Field(ge=1, le=1000)
+    combatant: str = Field(description="Who falls.")
+    metres: int = Field(ge=1, le=1000, description="How far.")
 
 
 class Heal(CommandBase):
     """Healing: pays off negative PV first (PHA-DTH-5); a healing magic adds the caster's
     INT adjustment (PHA-DMG-4)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("heal",)}
+
     type: Literal["heal"] = "heal"
-    combatant: str
-    amount: int | None = Field(default=None, ge=0, le=10_000)
-    heal_dice: str | None = Field(default=None, description="e.g. 2d6")
-    caster: str | None = None
-    reason: str = Field(default="", max_length=200)
+    combatant: str = Field(description="Who is healed.")
+    amount: int | None = Field(
+        default=None, ge=0, le=10_000, description="PV healed (or `heal_dice`)."
+    )
+    heal_dice: str | None = Field(
+        default=None, description="Dice to roll instead of `amount`.", examples=["2d6"]
+    )
+    caster: str | None = Field(
+        default=None, description="A healing magic's caster: his INT adjustment adds."
+    )
+    reason: str = Field(default="", max_length=200, description="Why, for the log.")
 
 
 class SpendPhantasiaPoint(CommandBase):
@@ -648,9 +849,14 @@ class SpendPhantasiaPoint(CommandBase):
     failed death check, or regain 1 PM (succeeding at a check: `check` with
     phantasia_point)."""
 
+    rolls: ClassVar[Rolls] = {"phantasia": ("reroll", "death")}
+
     type: Literal["spend_phantasia_point"] = "spend_phantasia_point"
     combatant: str = Field(description="Who spends the point.")
-    use: Literal["reroll", "death_reroll", "pm"]
+    use: Literal["reroll", "death_reroll", "pm"] = Field(
+        description="reroll: the last AT/DF/AM/DM check; death_reroll: a failed death check; "
+        "pm: regain 1 PM."
+    )
     for_combatant: str | None = Field(default=None, description="An ally helped (PHA-PP-4).")
 
 
@@ -658,18 +864,22 @@ class AwardPhantasiaPoint(CommandBase):
     """The narrator awards a PHANTÄSIA point (PHA-PP-1); one at his maximum may pass it on."""
 
     type: Literal["award_phantasia_point"] = "award_phantasia_point"
-    combatant: str
-    pass_to: str | None = None
-    reason: str = Field(default="", max_length=200)
+    combatant: str = Field(description="Who earns the point.")
+    pass_to: str | None = Field(
+        default=None, description="One at his maximum passes it to this combatant."
+    )
+    reason: str = Field(default="", max_length=200, description="Why, for the log.")
 
 
 class AdjustPm(CommandBase):
     """PM granted by the narrator or spent by an ability (PHA-PM-4, -5)."""
 
     type: Literal["adjust_pm"] = "adjust_pm"
-    combatant: str
-    amount: int = Field(ge=-1000, le=1000)
-    reason: str = Field(default="", max_length=200)
+    combatant: str = Field(description="Whose PM change.")
+    amount: int = Field(
+        ge=-1000, le=1000, description="PM added (negative: spent), within 0 … max PM."
+    )
+    reason: str = Field(default="", max_length=200, description="Why, for the log.")
 
 
 class EndRound(CommandBase):
@@ -679,54 +889,81 @@ class EndRound(CommandBase):
 
 
 class AdjustHits(CommandBase):
-    """GM override: add (positive) or remove (negative) hits."""
+    """GM override: add (positive) or remove (negative) hits (Wits: Current Health;
+    PHANTÄSIA: PV)."""
 
     type: Literal["adjust_hits"] = "adjust_hits"
-    combatant: str
-    amount: int = Field(ge=-10_000, le=10_000)
-    reason: str = Field(default="GM adjustment", max_length=200)
+    combatant: str = Field(description="Whose hits change.")
+    amount: int = Field(
+        ge=-10_000, le=10_000, description="Hits added (negative: removed); not capped."
+    )
+    reason: str = Field(default="GM adjustment", max_length=200, description="Why, for the log.")
 
 
 class SetCondition(CommandBase):
     """GM override: apply a condition (a bleeding wound with `rate`, a count with `count`)."""
 
     type: Literal["set_condition"] = "set_condition"
-    combatant: str
-    condition: str
-    count: int | None = Field(default=None, ge=1, le=10_000)
-    rate: int | None = Field(default=None, ge=1, le=1000)
-    reason: str = Field(default="GM", max_length=200)
+    combatant: str = Field(description="Who gets the condition.")
+    condition: str = Field(
+        description="A condition of the rule book (GET /rulesets/{name}: `conditions`).",
+        examples=["stunned"],
+    )
+    count: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="A counted condition's count (PHANTÄSIA: a status's turns).",
+    )
+    rate: int | None = Field(
+        default=None, ge=1, le=1000, description="Novus bleeding: hits lost per round."
+    )
+    reason: str = Field(default="GM", max_length=200, description="Why, for the log.")
 
 
 class ClearCondition(CommandBase):
     """GM override: clear a condition (one bleeding wound by its position, or all)."""
 
     type: Literal["clear_condition"] = "clear_condition"
-    combatant: str
-    condition: str
-    wound: int | None = None
-    reason: str = Field(default="GM", max_length=200)
+    combatant: str = Field(description="Whose condition ends.")
+    condition: str = Field(description="The condition (PHANTÄSIA: status) to clear.")
+    wound: int | None = Field(
+        default=None, description="Novus bleeding: the position of the one wound to close."
+    )
+    reason: str = Field(default="GM", max_length=200, description="Why, for the log.")
 
 
 class SetModifier(CommandBase):
     """GM override: a named modifier on a combatant, for `rounds` rounds or until cleared."""
 
     type: Literal["set_modifier"] = "set_modifier"
-    combatant: str
-    name: str = Field(min_length=1, max_length=60)
-    applies_to: Literal["ab", "act", "def", "ip", "damage"]
-    value: int = Field(ge=-1000, le=1000)
-    rounds: int | None = Field(default=None, ge=1, le=1000)
-    reason: str = Field(default="GM", max_length=200)
+    combatant: str = Field(description="Who gets the modifier.")
+    name: str = Field(
+        min_length=1,
+        max_length=60,
+        description="Its name, as the log shows it.",
+        examples=["bless"],
+    )
+    applies_to: Literal["ab", "act", "def", "ip", "damage"] = Field(
+        description="What it modifies (Wits: ab, act, def, damage)."
+    )
+    value: int = Field(ge=-1000, le=1000, description="The modifier.")
+    rounds: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="Rounds it lasts, this one included; null: until cleared.",
+    )
+    reason: str = Field(default="GM", max_length=200, description="Why, for the log.")
 
 
 class ClearModifier(CommandBase):
     """GM override: remove a named modifier."""
 
     type: Literal["clear_modifier"] = "clear_modifier"
-    combatant: str
-    name: str
-    reason: str = Field(default="GM", max_length=200)
+    combatant: str = Field(description="Whose modifier ends.")
+    name: str = Field(description="The modifier's name.")
+    reason: str = Field(default="GM", max_length=200, description="Why, for the log.")
 
 
 class Void(CommandBase):
@@ -734,21 +971,26 @@ class Void(CommandBase):
 
     type: Literal["void"] = "void"
     target: int = Field(ge=1, le=2**31 - 1, description="The position of the event to void.")
-    reason: str = Field(min_length=1, max_length=500)
+    reason: str = Field(
+        min_length=1,
+        max_length=500,
+        description="Why, for the log.",
+        examples=["the die fell off the table"],
+    )
 
 
 class Undo(CommandBase):
     """Void the events of the most recent command that is not a correction."""
 
     type: Literal["undo"] = "undo"
-    reason: str = Field(default="undo", max_length=500)
+    reason: str = Field(default="undo", max_length=500, description="Why, for the log.")
 
 
 class Redo(CommandBase):
     """Void the last undo."""
 
     type: Literal["redo"] = "redo"
-    reason: str = Field(default="redo", max_length=500)
+    reason: str = Field(default="redo", max_length=500, description="Why, for the log.")
 
 
 class RevealDice(CommandBase):
@@ -761,7 +1003,9 @@ class EndEncounter(CommandBase):
     """End the encounter: its server dice secret is revealed; nothing more is played."""
 
     type: Literal["end_encounter"] = "end_encounter"
-    reason: str = Field(default="the fight is over", max_length=500)
+    reason: str = Field(
+        default="the fight is over", max_length=500, description="Why, for the log."
+    )
 
 
 Command = Annotated[
