@@ -430,6 +430,15 @@ def _hits_table(combatants: list[dict], spanish: bool = False) -> Table:
     return table
 
 
+@app.command()
+def reference() -> None:
+    """Print the command reference (docs/reference.md), rendered from the command models:
+    each command's fields, rule books, roll names and who may send it; the event types."""
+    from api.reference import render
+
+    typer.echo(render(), nl=False)
+
+
 projections = typer.Typer(
     help="Read models across encounters: the encounter list and combatant statistics.",
     no_args_is_help=True,

@@ -129,6 +129,17 @@ def test_given_the_cli_when_asking_help_then_serve_and_demo_are_listed() -> None
     assert result.exit_code == 0 and "serve" in result.output and "demo" in result.output
 
 
+def test_given_the_cli_when_asking_for_the_reference_then_the_page_api_reference_renders(
+    tmp_path,
+) -> None:
+    from api.reference import render
+
+    result = runner.invoke(app, ["reference"], env={"FRAYLOG_SQLITE_PATH": str(tmp_path / "f.db")})
+    assert result.exit_code == 0, result.output
+    assert result.output == render() and "## `roll_initiative`" in result.output
+    assert not (tmp_path / "f.db").exists()  # it reads no store
+
+
 def test_given_novus_when_describing_the_ruleset_then_stats_actions_and_tables_are_listed(
     sqlite_client: TestClient,
 ) -> None:
