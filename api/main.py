@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api import openapi, problems
 from api.deps import known_query
 from api.limits import BodyLimit
-from api.routes import encounters, rulesets
+from api.routes import encounters, rulesets, web
 from infra.app import Fraylog
 from infra.feed import Feed
 from infra.settings import Settings
@@ -65,6 +65,8 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         "token of that encounter (a 404 otherwise). See docs/api.md.",
         lifespan=lifespan,
         dependencies=[Depends(known_query)],
+        docs_url=None,  # served from vendored copies (api/routes/web.py), not a CDN
+        redoc_url=None,
     )
     app.state.fraylog = fraylog
 
@@ -84,6 +86,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)
     openapi.install(app)
+    web.install(app)
     return app
 
 
