@@ -35,6 +35,12 @@ async def home() -> FileResponse:
     return _page("index.html")
 
 
+@router.get("/e/{encounter_id}/replay")
+async def replay(encounter_id: str) -> FileResponse:
+    """The replay viewer: the fight version by version, its record, diff, fork and exports."""
+    return _page("replay.html")
+
+
 DOCS = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>fraylog API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,0 +1,440 @@
+// The replay viewer at /e/{id}/replay, on the public HTTP API alone: the events (page by
+// page), the log and the verification once; the view at version N when the slider stops
+// there (kept, so going back is instant); the diff, the fork and the exports on request.
+
+import { Client, Problem, tokenFor } from "../api.js";
+import { book, fieldName } from "./books.js";
+import { drawChart, hitSeries } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+const eid = decodeURIComponent(location.pathname.split("/")[2] || "");
+const client = new Client(eid, tokenFor(eid));
+
+const state = {
+  events: [], // every record, position order
+  lines: new Map(), // position → log line
+  items: [], // the log's <li>, position order
+  views: new Map(), // version → view (or a promise of it)
+  last: 1,
+  version: 1,
+  ruleset: null,
+  name: "",
+  chart: null,
+  wanted: 0, // the version whose view is to be shown (a later answer wins)
+};
+
+function text(node, value) { node.textContent = value == null ? "" : String(value); }
+
+function fail(message) {
+  const box = $("fatal");
+  text(box, message);
+  box.hidden = false;
+}
+
+function problemText(e) {
+  if (e instanceof Problem) return `${e.detail}${e.rule ? ` (${e.rule})` : ""}`;
+  return String(e?.message || e);
+}
+
+async function allEvents() {
+  const out = [];
+  let after = 0;
+  for (;;) {
+    const page = await client.events({ after, limit: 1000 });
+    out.push(...page.events);
+    if (page.next_after == null) return out;
+    after = page.next_after;
+  }
+}
+
+function view(version) {
+  let v = state.views.get(version);
+  if (!v) {
+    v = client.view(version).then((got) => { state.views.set(version, got); return got; });
+    v.catch(() => state.views.delete(version));
+    state.views.set(version, v);
+  }
+  return Promise.resolve(v);
+}
+
+// ---- the state at version N
+
+function combatantCard(c, b, acting) {
+  const li = document.createElement("li");
+  li.className = "card";
+  li.dataset.combatant = c.id;
+  const [value, max] = b.value(c);
+  const head = document.createElement("div");
+  head.className = "card-head";
+  const name = document.createElement("strong");
+  text(name, c.name);
+  const side = document.createElement("span");
+  side.className = "muted";
+  text(side, c.side ? ` · ${c.side}` : "");
+  head.append(name, side);
+  if (c.id === acting) {
+    const now = document.createElement("span");
+    now.className = "acting";
+    text(now, "acting");
+    head.append(now);
+  }
+  const meter = document.createElement("div");
+  meter.className = "meter";
+  const label = document.createElement("div");
+  label.className = "meter-label";
+  label.innerHTML = "<span></span><span class=\"value\"></span>";
+  text(label.firstChild, b.measure);
+  text(label.lastChild, max != null ? `${value} / ${max}` : value);
+  label.lastChild.dataset.value = value;
+  const bar = document.createElement("div");
+  bar.className = "bar";
+  bar.setAttribute("role", "meter");
+  bar.setAttribute("aria-label", `${c.name}: ${b.measure}`);
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", String(max ?? value));
+  bar.setAttribute("aria-valuenow", String(Math.max(0, value)));
+  const fill = document.createElement("span");
+  const share = max ? Math.max(0, Math.min(1, value / max)) : 0;
+  fill.style.width = `${(share * 100).toFixed(1)}%`;
+  fill.className = share > 0.5 ? "high" : share > 0.25 ? "mid" : "low";
+  bar.append(fill);
+  meter.append(label, bar);
+  const facts = document.createElement("dl");
+  facts.className = "facts";
+  for (const [k, v] of b.facts(c)) {
+    if (v == null || v === "") continue;
+    const dt = document.createElement("dt");
+    const dd = document.createElement("dd");
+    text(dt, k);
+    text(dd, v);
+    facts.append(dt, dd);
+  }
+  li.append(head, meter, facts);
+  const flags = b.flags(c).filter(Boolean);
+  if (flags.length) {
+    const p = document.createElement("p");
+    p.className = "flags";
+    for (const f of flags) {
+      const s = document.createElement("span");
+      s.className = "flag";
+      text(s, f);
+      p.append(s);
+    }
+    li.append(p);
+  }
+  return li;
+}
+
+function showView(v) {
+  const b = book(v.ruleset);
+  text($("state-version"), v.version);
+  const acting = v.combatants.find((c) => c.id === v.acting);
+  text($("state-line"), `Round ${v.round} · step: ${String(v.step).replaceAll("_", " ")}` +
+    (acting ? ` · ${acting.name} acts` : "") + (v.ended ? " · the encounter has ended" : ""));
+  // in the order of play where there is one, then the rest as added
+  const order = v.order || [];
+  const sorted = [...v.combatants].sort((a, c) => {
+    const ia = order.indexOf(a.id), ic = order.indexOf(c.id);
+    return (ia < 0 ? 1e6 : ia) - (ic < 0 ? 1e6 : ic);
+  });
+  const list = $("combatants");
+  list.replaceChildren(...sorted.map((c) => combatantCard(c, b, v.acting)));
+  if (!sorted.length) list.innerHTML = "<li class=\"muted\">No combatants yet.</li>";
+  $("replay").dataset.shown = String(v.version);
+}
+
+// ---- the log and the timeline
+
+function buildLog(lines) {
+  const log = $("log");
+  state.items = [];
+  const frag = document.createDocumentFragment();
+  for (const line of lines) {
+    state.lines.set(line.position, line);
+    const li = document.createElement("li");
+    li.dataset.position = line.position;
+    li.value = line.position;
+    const body = document.createElement("span");
+    body.className = "text";
+    text(body, line.text);
+    const note = document.createElement("span");
+    note.className = "void-note";
+    li.append(body, note);
+    frag.append(li);
+    state.items.push(li);
+  }
+  log.replaceChildren(frag);
+}
+
+function voidNote(by) {
+  const line = state.lines.get(by);
+  return `voided by event ${by}${line ? `: ${line.text}` : ""}`;
+}
+
+function showLog(n) {
+  for (const li of state.items) {
+    const pos = Number(li.dataset.position);
+    const line = state.lines.get(pos);
+    li.hidden = pos > n;
+    const by = line.voided_by;
+    const voided = by != null && by <= n;
+    li.classList.toggle("voided", voided);
+    li.classList.toggle("voided-later", by != null && by > n);
+    li.classList.toggle("current", pos === n);
+    const note = li.lastChild;
+    text(note, voided ? voidNote(by) : by != null ? `(voided later, by event ${by})` : "");
+    if (voided) li.dataset.voidedBy = by; else delete li.dataset.voidedBy;
+  }
+  const log = $("log");
+  const current = state.items[n - 1];
+  if (current) log.scrollTop = Math.max(0, current.offsetTop - log.clientHeight + current.offsetHeight + 8);
+}
+
+function commandEnd(position) {
+  const e = state.events[position - 1];
+  if (!e) return position;
+  let end = position;
+  while (state.events[end] && state.events[end].command === e.command) end += 1;
+  return end;
+}
+
+let timer = null;
+function go(n, { now = false } = {}) {
+  n = Math.max(1, Math.min(state.last, Math.round(n)));
+  state.version = n;
+  $("slider").value = String(n);
+  $("slider").setAttribute("aria-valuetext", `version ${n} of ${state.last}`);
+  const e = state.events[n - 1];
+  const line = state.lines.get(n);
+  text($("position-text"), `${n} / ${state.last}`);
+  text($("event-text"), `${e ? `Event ${n}: ${e.type}` : `Event ${n}`}` +
+    `${line ? ` (round ${line.round}) — ${line.text}` : ""}`);
+  $("first").disabled = $("prev").disabled = n <= 1;
+  $("next").disabled = $("last").disabled = n >= state.last;
+  text($("fork-at"), n);
+  $("fork-name").value = `${state.name} — from version ${n}`.slice(0, 120);
+  text($("fork-status"), "");
+  showLog(n);
+  state.chart?.mark(n);
+  state.wanted = n;
+  clearTimeout(timer);
+  const load = () => view(n).then((v) => { if (state.wanted === n) showView(v); })
+    .catch((err) => { if (state.wanted === n) text($("state-line"), `Could not load version ${n}: ${problemText(err)}`); });
+  if (now || state.views.get(n)?.version) load(); else timer = setTimeout(load, 90);
+}
+
+// ---- diff
+
+function cell(v) {
+  if (v == null) return "—";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+async function showDiff(from, to) {
+  const box = $("diff");
+  text(box, "Comparing…");
+  try {
+    const d = await client.diff(from, to);
+    const table = document.createElement("table");
+    table.className = "diff";
+    table.dataset.from = d.from;
+    table.dataset.to = d.to;
+    const cap = document.createElement("caption");
+    text(cap, `From version ${d.from} to version ${d.to}`);
+    table.append(cap);
+    const headRow = document.createElement("tr");
+    headRow.innerHTML = "<th scope=\"col\">What</th><th scope=\"col\">Before</th><th scope=\"col\">After</th>";
+    const thead = document.createElement("thead");
+    thead.append(headRow);
+    table.append(thead);
+    const body = document.createElement("tbody");
+    const row = (what, before, after, data = {}) => {
+      const tr = document.createElement("tr");
+      Object.assign(tr.dataset, data);
+      for (const [i, v] of [what, before, after].entries()) {
+        const td = document.createElement(i === 0 ? "th" : "td");
+        if (i === 0) td.scope = "row";
+        text(td, v);
+        tr.append(td);
+      }
+      body.append(tr);
+    };
+    for (const [k, [a, b]] of Object.entries(d.encounter || {})) row(fieldName(state.ruleset, k), cell(a), cell(b), { field: k });
+    for (const [id, c] of Object.entries(d.combatants || {})) {
+      if (c.added) { row(c.name, "—", "added", { combatant: id }); continue; }
+      if (c.removed) { row(c.name, "present", "—", { combatant: id }); continue; }
+      for (const [k, [a, b]] of Object.entries(c.changes || {})) {
+        row(`${c.name}: ${fieldName(state.ruleset, k)}`, cell(a), cell(b), { combatant: id, field: k });
+      }
+    }
+    table.append(body);
+    if (!body.children.length) text(box, `Nothing differs between version ${d.from} and version ${d.to}.`);
+    else box.replaceChildren(table);
+  } catch (err) {
+    box.innerHTML = "<p class=\"error\" role=\"alert\"></p>";
+    text(box.firstChild, problemText(err));
+  }
+}
+
+// ---- the record: fork, exports, verification
+
+async function fork(at, name) {
+  const status = $("fork-status");
+  status.className = "";
+  text(status, `Forking at version ${at}…`);
+  try {
+    const made = await client.fork(at, name);
+    text(status, `Fork made: ${made.name}. Opening it…`);
+    status.dataset.fork = made.id;
+    location.assign(`/e/${made.id}#token=${encodeURIComponent(made.gm_token)}`);
+  } catch (err) {
+    status.className = "error";
+    status.replaceChildren(document.createTextNode(`Cannot fork here: ${problemText(err)}`));
+    const end = commandEnd(at);
+    if (err instanceof Problem && err.rule === "FORK" && end !== at) {
+      const b = document.createElement("button");
+      b.type = "button";
+      text(b, `Fork at version ${end}, the end of that command`);
+      b.addEventListener("click", () => { go(end, { now: true }); fork(end, $("fork-name").value); });
+      status.append(" ", b);
+    }
+  }
+}
+
+async function download(format) {
+  const status = $("export-status");
+  text(status, `Preparing the ${format.toUpperCase()} export…`);
+  try {
+    const r = await fetch(client.url("/events", { format }), { headers: client.headers() });
+    if (!r.ok) throw new Problem(r.status, await r.json().catch(() => ({})));
+    const blob = await r.blob();
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url;
+    const safe = state.name.replace(/[^\p{L}\p{N}_-]+/gu, "-").replace(/^-|-$/g, "") || "encounter";
+    a.download = `${safe}-${eid.slice(0, 8)}.${format}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    text(status, `Saved ${a.download} (${blob.size} bytes). Check it offline with: fraylog verify ${a.download}`);
+  } catch (err) {
+    text(status, `Could not export: ${problemText(err)}`);
+  }
+}
+
+function showVerify(v) {
+  const badge = $("badge");
+  const chain = v.chain || {};
+  const parts = [];
+  if (chain.ok) parts.push(`Hash chain intact (${chain.events} events)`);
+  else parts.push(`Hash chain broken at event ${chain.broken_at}${chain.reason ? `: ${chain.reason}` : ""}`);
+  const d = v.dice;
+  const dice = [];
+  if (d) {
+    if (d.mismatches?.length) dice.push(`${d.mismatches.length} server face(s) do not match their derivation`);
+    if (d.bad_reveals?.length) dice.push(`a revealed secret does not match its commitment (event ${d.bad_reveals.join(", ")})`);
+    if (d.checked) dice.push(`server dice proven (${d.checked} faces re-derived)`);
+    if (d.unrevealed) dice.push(`${d.unrevealed} server faces await the reveal`);
+    if (d.inherited) dice.push(`${d.inherited} faces copied from the original, proven there`);
+    if (d.manual) dice.push(`${d.manual} faces from the table (manual dice: nothing to prove)`);
+    if (!dice.length) dice.push("no dice rolled yet");
+  }
+  badge.className = `badge ${v.ok ? "good" : "bad"}`;
+  badge.dataset.ok = String(v.ok);
+  text(badge, `${v.ok ? "✔" : "✘"} ${parts[0]}`);
+  badge.title = [parts[0], ...dice].join("; ");
+  text($("verify-detail"), `Verification: ${[parts[0], ...dice].join("; ")}.`);
+  $("verify-detail").dataset.manual = String(d?.manual ?? 0);
+}
+
+// ---- start
+
+function wire() {
+  const slider = $("slider");
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  $("first").addEventListener("click", () => go(1, { now: true }));
+  $("prev").addEventListener("click", () => go(state.version - 1, { now: true }));
+  $("next").addEventListener("click", () => go(state.version + 1, { now: true }));
+  $("last").addEventListener("click", () => go(state.last, { now: true }));
+  document.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (t === slider || (t.closest && t.closest("input, select, textarea"))) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowDown: 1, ArrowUp: -1 };
+    if (t === $("log") && (ev.key === "ArrowDown" || ev.key === "ArrowUp")) return; // scrolls the log
+    if (ev.key in moves) { ev.preventDefault(); go(state.version + moves[ev.key], { now: true }); }
+    else if (ev.key === "Home") { ev.preventDefault(); go(1, { now: true }); }
+    else if (ev.key === "End") { ev.preventDefault(); go(state.last, { now: true }); }
+  });
+  $("diff-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    showDiff(Number($("diff-from").value), Number($("diff-to").value));
+  });
+  $("diff-here").addEventListener("click", () => { $("diff-to").value = String(state.version); });
+  $("fork-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    fork(state.version, $("fork-name").value);
+  });
+  $("export-ndjson").addEventListener("click", () => download("ndjson"));
+  $("export-csv").addEventListener("click", () => download("csv"));
+  let width = 0;
+  new ResizeObserver(() => {
+    const w = $("chart").clientWidth;
+    if (state.events.length && Math.abs(w - width) > 4) { width = w; drawHits(); }
+  }).observe($("chart"));
+}
+
+function drawHits() {
+  state.chart = drawChart($("chart"), $("legend"), {
+    series: hitSeries(state.events),
+    last: state.last,
+    measure: book(state.ruleset).measure,
+    onPick: (pos) => go(pos, { now: true }),
+  });
+  state.chart.mark(state.version);
+}
+
+async function start() {
+  if (!eid) return fail("No encounter in this address.");
+  $("table-link").href = `/e/${encodeURIComponent(eid)}`;
+  if (!client.token) {
+    return fail("This browser holds no token for this fight: open the replay with the link the GM shares (it ends in #token=…).");
+  }
+  const started = performance.now();
+  const verified = client.verify().then(showVerify, (err) => {
+    text($("badge"), `Could not verify: ${problemText(err)}`);
+  });
+  let events, log, current;
+  try {
+    [events, log, current] = await Promise.all([allEvents(), client.log(), client.view()]);
+  } catch (err) {
+    return fail(`Could not open this fight: ${problemText(err)}`);
+  }
+  state.events = events;
+  state.last = current.version;
+  state.ruleset = current.ruleset;
+  state.name = current.name;
+  state.views.set(current.version, current);
+  document.title = `Replay: ${current.name} — fraylog`;
+  text($("title"), current.name);
+  text($("book"), book(current.ruleset).name + (current.forked_from ? ` · forked from “${current.forked_from.name}” at ${current.forked_from.at}` : ""));
+  const slider = $("slider");
+  slider.max = String(state.last);
+  $("diff-from").max = $("diff-to").max = String(state.last);
+  $("diff-from").value = "1";
+  $("diff-to").value = String(state.last);
+  buildLog(log.lines);
+  wire();
+  $("replay").hidden = false;
+  drawHits();
+  go(state.last, { now: true });
+  showView(current);
+  document.body.dataset.ready = "true";
+  document.body.dataset.openedMs = String(Math.round(performance.now() - started));
+  await verified;
+}
+
+start();
