@@ -41,6 +41,12 @@ async def replay(encounter_id: str) -> FileResponse:
     return _page("replay.html")
 
 
+@router.get("/e/{encounter_id}")
+async def table(encounter_id: str) -> FileResponse:
+    """The table screen of one encounter, the GM's or a player's (the token decides)."""
+    return _page("table.html")
+
+
 DOCS = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>fraylog API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,0 +1,108 @@
+// Forms drawn from JSON Schema fields (a choice's `fields`, an override's), the add-a-
+// combatant form from the rule book's stats_schema, and a player's link with its QR code.
+import { el, nextId, words } from "./dom.js";
+import { qrcode } from "/web/vendor/qrcode/qrcode.mjs";
+
+/** Inputs for `fields` ({name: JSON Schema}); `names` maps combatant ids to names.
+ *  Returns {node, values()} where values() holds only what was filled in. */
+export function fieldsForm(fields, names, initial = {}) {
+  const node = el("div.fields");
+  const readers = [];
+  for (const [name, schema] of Object.entries(fields || {})) {
+    const id = nextId(`f-${name}`);
+    const label = el("label", { for: id }, words(name));
+    if (schema.description) label.title = schema.description;
+    let input;
+    let read;
+    const enumOf = schema.enum || schema.items?.enum;
+    if (schema.type === "array" && enumOf) {
+      input = el("select", { id, multiple: true, size: Math.min(enumOf.length, 4) },
+        enumOf.map((v) => new Option(names.get(v) || words(v), v)));
+      for (const o of input.options) o.selected = (initial[name] || []).includes(o.value);
+      read = () => { const v = [...input.selectedOptions].map((o) => o.value); return v.length ? v : undefined; };
+    } else if (enumOf) {
+      input = el("select", { id }, new Option("—", ""), enumOf.map((v) => new Option(names.get(v) || words(v), v)));
+      if (initial[name] !== undefined) input.value = initial[name];
+      read = () => (input.value === "" ? undefined : input.value);
+    } else if (schema.type === "boolean") {
+      input = el("select", { id }, new Option("—", ""), new Option("yes", "true"), new Option("no", "false"));
+      if (initial[name] !== undefined) input.value = String(initial[name]);
+      read = () => (input.value === "" ? undefined : input.value === "true");
+    } else if (schema.type === "integer" || schema.type === "number") {
+      input = el("input", { id, type: "number", inputmode: "numeric", min: schema.minimum, max: schema.maximum });
+      if (initial[name] !== undefined) input.value = initial[name];
+      read = () => (input.value === "" ? undefined : Number(input.value));
+    } else if (schema.type === "object" || schema.type === "array") {
+      input = el("input", { id, placeholder: schema.type === "object" ? '{"name": 1}' : "[…]", spellcheck: false });
+      if (initial[name] !== undefined) input.value = JSON.stringify(initial[name]);
+      read = () => (input.value.trim() === "" ? undefined : JSON.parse(input.value));
+    } else {
+      input = el("input", { id, maxlength: schema.maxLength });
+      if (initial[name] !== undefined) input.value = initial[name];
+      read = () => (input.value === "" ? undefined : input.value);
+    }
+    input.dataset.field = name;
+    readers.push([name, read]);
+    node.append(el("div.field", {}, label, input));
+  }
+  return {
+    node,
+    values() {
+      const out = {};
+      for (const [name, read] of readers) {
+        const v = read();
+        if (v !== undefined) out[name] = v;
+      }
+      return out;
+    },
+  };
+}
+
+/** A valid example of each rule book's stats (the test builders' fighters). */
+export const EXAMPLES = {
+  novus: {
+    hits: 30,
+    bonuses: { str: 2, dex: 2, spd: 0, con: 1, wil: 1, wis: 0 },
+    ar: 4,
+    weapons: [{ name: "sword", dr: 6, stat: "dex", ranks: 7, size: "medium", damage_type: "slashing" }],
+  },
+  wits: {
+    wits: 12, move: 12, health: 20, strength: 12, base_damage: "1d6",
+    skills: { "short sword": 13, brawling: 11 },
+    weapons: [
+      { name: "short sword", damage: "1d8", skill: "short sword" },
+      { name: "fist", damage: "1d3", skill: "brawling", unarmed: true },
+    ],
+  },
+  phantasia: {
+    controller: "player", fue: 10, agi: 8, int: 9, vit: 6, sue: 6, level: 3, pv: 30,
+    shield: { df: 1 },
+    weapons: [{ name: "espada", code: "AMM", damage: "1d8" }],
+  },
+};
+
+/** The stats shown as their own inputs: the schema's required ones (Novus: hits). */
+export function keyStats(book, schema) {
+  const required = schema?.required?.length ? schema.required : book === "novus" ? ["hits"] : [];
+  return required.filter((k) => ["integer", "number", "string"].includes(schema.properties?.[k]?.type)
+    || (schema.properties?.[k]?.anyOf || []).some((s) => s.type === "integer"));
+}
+
+/** A player's link: the URL with his token in the fragment, and its QR code. */
+export function playerLink(eid, token, label) {
+  const url = `${location.origin}/e/${eid}#token=${encodeURIComponent(token)}`;
+  const qr = qrcode(0, "M");
+  qr.addData(url);
+  qr.make();
+  const img = el("img.qr", { src: qr.createDataURL(4, 2), alt: `QR code of ${label}'s link`, width: 180, height: 180 });
+  const input = el("input.link", { value: url, readOnly: true, "aria-label": `${label}'s link` });
+  const copy = el("button", {
+    type: "button",
+    onclick: async () => {
+      input.select();
+      try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch { copy.textContent = "Select and copy"; }
+    },
+  }, "Copy");
+  return el("div.player-link", {}, el("p", {}, `${label}’s link (open it on the player's device):`),
+    el("div.link-row", {}, input, copy), img);
+}

@@ -1,0 +1,45 @@
+// The narrative log, kept live (fetched again after each command the feed brings), each
+// line with a void button for the GM that first previews what the void would take back.
+import { $, el } from "./dom.js";
+
+let lines = [];
+
+export async function drawLog(ctx) {
+  const answer = await ctx.client.log();
+  lines = answer.lines || [];
+  const list = $("log");
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const canVoid = ctx.role === "gm" && (ctx.choices?.corrections || []).some((c) => c.type === "void");
+  list.replaceChildren(...lines.map((line) => el(`li${line.voided_by ? ".voided" : ""}`,
+    { dataset: { position: line.position } },
+    el("span.pos", { "aria-label": `event ${line.position}` }, String(line.position)),
+    el("span.text", {}, line.text, line.voided_by ? el("span.muted", {}, ` (voided by ${line.voided_by})`) : null),
+    canVoid && !line.voided_by && line.position > 1
+      ? el("button.void.small", { type: "button", "aria-label": `Void event ${line.position}`, onclick: () => voidLine(ctx, line) }, "Void")
+      : null)));
+  if (atBottom || !list.dataset.drawn) list.scrollTop = list.scrollHeight;
+  list.dataset.drawn = "1";
+}
+
+async function voidLine(ctx, line) {
+  const body = { type: "void", target: line.position, reason: $("confirm-reason").value.trim() || "voided at the table" };
+  let preview;
+  try {
+    preview = await ctx.client.command(body, { preview: true });
+  } catch (e) {
+    ctx.say(`Event ${line.position} cannot be voided: ${e.message}`, true);
+    return;
+  }
+  const cascade = preview.events?.[0]?.data?.cascade || [line.position];
+  const byPos = new Map(lines.map((l) => [l.position, l]));
+  $("confirm-title").textContent = `Void event ${line.position}?`;
+  $("confirm-text").textContent = `This takes back ${cascade.length} event${cascade.length === 1 ? "" : "s"}:`;
+  $("confirm-lines").replaceChildren(...cascade.map((p) => el("li", {}, `${p}: ${byPos.get(p)?.text || ""}`)));
+  const dialog = $("confirm");
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("confirm-no").focus();
+  const answer = await new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }));
+  if (answer !== "yes") return;
+  await ctx.run({ ...body, reason: $("confirm-reason").value.trim() || body.reason });
+}

@@ -1,0 +1,224 @@
+// The table screen at /e/{id}: one page for the GM and for a player (the token decides,
+// GET …/choices says the role), built on the public HTTP API and the live feed.
+import { Client, describeRuleset, tokenFor } from "../api.js";
+import { $, el, nextId, words } from "./dom.js";
+import { drawHeader, drawOrder } from "./order.js";
+import { card } from "./cards.js";
+import { drawChoices } from "./choices.js";
+import { drawLog } from "./log.js";
+import { sendWithDice, setupDice } from "./dice.js";
+import { EXAMPLES, fieldsForm, keyStats, playerLink } from "./forms.js";
+
+const eid = decodeURIComponent(location.pathname.split("/")[2] || "");
+const ctx = {
+  client: null, view: null, choices: null, role: null, names: new Map(), mine: new Set(),
+  open: new Set(), links: new Map(), busy: false,
+};
+
+ctx.say = (text, bad = false) => {
+  const s = $("choices-status");
+  s.textContent = text;
+  s.className = `status ${bad ? "error" : "ok"}`;
+};
+
+/** Run a command (asking the table for its dice), then show what it changed. */
+ctx.run = async (body) => {
+  if (ctx.busy) return;
+  ctx.busy = true;
+  document.body.classList.add("busy");
+  try {
+    const answer = await sendWithDice(ctx.client, body, ctx.names);
+    if (answer) {
+      const types = (answer.events || []).map((e) => e.type).join(", ");
+      ctx.say(types ? `Recorded: ${types}.` : "Done.");
+      await refresh(answer.encounter);
+    } else {
+      ctx.say("Cancelled: nothing recorded.");
+    }
+  } catch (e) {
+    ctx.say(e.message, true);
+  } finally {
+    ctx.busy = false;
+    document.body.classList.remove("busy");
+  }
+};
+
+function gmTools(c) {
+  if (ctx.role !== "gm") return [];
+  const overrides = (ctx.choices?.overrides || []).filter((o) => o.combatant === c.id);
+  const key = `tools-${c.id}`;
+  const body = el("div.tools-body");
+  const tools = el("details.tools", { open: ctx.open.has(key), ontoggle: () => (tools.open ? ctx.open.add(key) : ctx.open.delete(key)) },
+    el("summary", {}, "GM tools"), body);
+  if (overrides.length) {
+    const id = nextId("ov");
+    const select = el("select", { id }, overrides.map((o, i) => new Option(words(o.type), String(i))));
+    const slot = el("div");
+    let form = null;
+    const show = () => {
+      const o = overrides[Number(select.value)];
+      form = fieldsForm(o.fields, ctx.names);
+      slot.replaceChildren(form.node);
+    };
+    select.addEventListener("change", show);
+    show();
+    body.append(el("form.override", {
+      onsubmit: (e) => {
+        e.preventDefault();
+        const o = overrides[Number(select.value)];
+        let values;
+        try { values = form.values(); } catch (err) { ctx.say(`Not valid: ${err.message}`, true); return; }
+        ctx.run({ type: o.type, combatant: c.id, ...values });
+      },
+    }, el("label", { for: id }, `Adjust ${c.name}`), select, slot, el("button", { type: "submit" }, "Apply")));
+  }
+  const linkSlot = el("div", {}, ctx.links.get(c.id) || null);
+  body.append(el("button", {
+    type: "button",
+    onclick: async () => {
+      try {
+        const minted = await ctx.client.mintPlayer([c.id], c.name);
+        const node = playerLink(eid, minted.token, c.name);
+        ctx.links.set(c.id, node);
+        linkSlot.replaceChildren(node);
+      } catch (e) { ctx.say(e.message, true); }
+    },
+  }, ctx.links.has(c.id) ? "New player link" : "Player link"), linkSlot);
+  return [tools];
+}
+
+function drawCards() {
+  const view = ctx.view;
+  const acting = view.acting || null;
+  $("cards").replaceChildren(...view.combatants.map((c) =>
+    card(view, c, { acting: c.id === acting, mine: ctx.mine.has(c.id), extra: gmTools(c) })));
+  $("sides").replaceChildren(...[...new Set(view.combatants.map((c) => c.side).filter(Boolean))].map((s) => new Option(s)));
+}
+
+function draw() {
+  drawHeader(ctx.view, ctx.names);
+  drawOrder(ctx.view);
+  drawCards();
+  drawChoices(ctx);
+}
+
+let refreshing = null;
+let again = false;
+/** Take a newer view (a command's answer or the feed's), then the choices and the log. */
+async function refresh(view) {
+  if (view && (!ctx.view || view.version >= ctx.view.version)) {
+    ctx.view = view;
+    ctx.names = new Map(view.combatants.map((c) => [c.id, c.name]));
+  }
+  if (refreshing) { again = true; return refreshing; }
+  refreshing = (async () => {
+    do {
+      again = false;
+      try {
+        const choices = await ctx.client.choices();
+        ctx.choices = choices;
+        if (choices.version > ctx.view.version) {
+          ctx.view = await ctx.client.view();
+          ctx.names = new Map(ctx.view.combatants.map((c) => [c.id, c.name]));
+        }
+        draw();
+        await drawLog(ctx);
+      } catch (e) {
+        ctx.say(e.message, true);
+      }
+    } while (again);
+    refreshing = null;
+  })();
+  return refreshing;
+}
+
+async function setupAdd() {
+  $("add-title").closest("section").hidden = false;
+  const book = ctx.view.ruleset;
+  const { stats_schema: schema } = await describeRuleset(book);
+  const keys = keyStats(book, schema);
+  const example = structuredClone(EXAMPLES[book] || {});
+  const box = $("add-stats");
+  box.replaceChildren();
+  for (const k of keys) {
+    const prop = schema.properties[k];
+    const id = `stat-${k}`;
+    const numeric = prop.type !== "string";
+    const input = el("input", { id, required: true, type: numeric ? "number" : "text", dataset: { stat: k, kind: numeric ? "number" : "string" } });
+    if (example[k] !== undefined) input.value = example[k];
+    const label = el("label", { for: id, title: prop.description || "" }, prop.title && prop.title.toLowerCase() !== k ? `${prop.title} (${k})` : k.toUpperCase() === k ? k : words(k));
+    box.append(el("div.field", {}, label, input));
+    delete example[k];
+  }
+  $("add-json").value = JSON.stringify(example, null, 2);
+  $("add-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const status = $("add-status");
+    let stats;
+    try {
+      stats = $("add-json").value.trim() ? JSON.parse($("add-json").value) : {};
+    } catch (err) {
+      status.textContent = `The JSON is not valid: ${err.message}`;
+      status.className = "status error";
+      return;
+    }
+    for (const input of box.querySelectorAll("[data-stat]")) {
+      if (input.value !== "") stats[input.dataset.stat] = input.dataset.kind === "number" ? Number(input.value) : input.value;
+    }
+    try {
+      const answer = await ctx.client.addCombatant({ name: $("add-name").value.trim(), side: $("add-side").value.trim(), stats });
+      status.textContent = `${answer.combatant.name} joins the fight.`;
+      status.className = "status ok";
+      $("add-name").value = "";
+      await refresh(answer.encounter);
+    } catch (err) {
+      status.textContent = `${err.message}${err.field ? ` (${err.field})` : ""}`;
+      status.className = "status error";
+    }
+  });
+}
+
+async function start() {
+  setupDice();
+  const token = tokenFor(eid);
+  if (!token) {
+    $("fatal").hidden = false;
+    $("fatal").textContent = "This browser has no token for this fight: open the link the GM gave you (…#token=…).";
+    return;
+  }
+  ctx.client = new Client(eid, token);
+  try {
+    ctx.view = await ctx.client.view();
+  } catch (e) {
+    $("fatal").hidden = false;
+    $("fatal").textContent = e.status === 404 ? "No such fight, or this token is not one of its." : e.message;
+    return;
+  }
+  ctx.names = new Map(ctx.view.combatants.map((c) => [c.id, c.name]));
+  ctx.choices = await ctx.client.choices();
+  ctx.role = ctx.choices.role;
+  ctx.mine = new Set(ctx.choices.combatants || []);
+  document.body.classList.add(`role-${ctx.role}`, `book-${ctx.view.ruleset}`);
+  $("role").textContent = ctx.role === "gm" ? "GM" : `Player: ${[...ctx.mine].map((id) => ctx.names.get(id)).join(", ")}`;
+  if (ctx.view.ruleset === "phantasia") {
+    $("lang-wrap").hidden = false;
+    $("lang-es").addEventListener("change", () => {
+      ctx.client.lang = $("lang-es").checked ? "es" : null;
+      drawLog(ctx).catch((e) => ctx.say(e.message, true));
+    });
+  }
+  draw();
+  await drawLog(ctx);
+  if (ctx.role === "gm") await setupAdd();
+  ctx.client.follow({
+    after: ctx.view.version,
+    onView: (view) => refresh(view),
+    onState: (state) => {
+      const feed = $("feed");
+      feed.textContent = state === "live" ? "● live" : state === "closed" ? "feed closed" : "reconnecting…";
+      feed.className = `tag feed ${state}`;
+    },
+  });
+}
+
+start();
