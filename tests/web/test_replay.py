@@ -195,7 +195,10 @@ def test_given_a_wits_fight_then_the_replay_shows_the_api_at_each_version(
             line.locator(".text").evaluate("e => getComputedStyle(e).textDecorationLine")
             == "line-through"
         )
-        assert f"voided by event {at['void']}: {void_text}" in line.inner_text()
+        note = line.locator(".void-note")
+        reason = "void: the die rolled off the table"
+        assert note.inner_text() == f"voided by event {at['void']} ({reason})"
+        assert note.get_attribute("title") == void_text
     struck = page.eval_on_selector_all(
         "#log li.voided", "ls => ls.map(l => Number(l.dataset.position))"
     )

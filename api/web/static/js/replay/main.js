@@ -87,7 +87,7 @@ function combatantCard(c, b, acting) {
   text(label.lastChild, max != null ? `${value} / ${max}` : value);
   label.lastChild.dataset.value = value;
   const bar = document.createElement("div");
-  bar.className = "bar";
+  bar.className = "meter-bar";
   bar.setAttribute("role", "meter");
   bar.setAttribute("aria-label", `${c.name}: ${b.measure}`);
   bar.setAttribute("aria-valuemin", "0");
@@ -166,9 +166,14 @@ function buildLog(lines) {
   log.replaceChildren(frag);
 }
 
+const CORRECTIONS = { RollVoided: "void", CommandUndone: "undo", CommandRedone: "redo" };
+
+/** What voided a line: the correction's position, kind and reason (its full line on hover). */
 function voidNote(by) {
-  const line = state.lines.get(by);
-  return `voided by event ${by}${line ? `: ${line.text}` : ""}`;
+  const e = state.events[by - 1];
+  const kind = e && (CORRECTIONS[e.type] || e.type);
+  const reason = e?.data?.reason;
+  return `voided by event ${by}${kind ? ` (${kind}${reason ? `: ${reason}` : ""})` : ""}`;
 }
 
 function showLog(n) {
@@ -183,6 +188,7 @@ function showLog(n) {
     li.classList.toggle("current", pos === n);
     const note = li.lastChild;
     text(note, voided ? voidNote(by) : by != null ? `(voided later, by event ${by})` : "");
+    note.title = by != null ? state.lines.get(by)?.text || "" : "";
     if (voided) li.dataset.voidedBy = by; else delete li.dataset.voidedBy;
   }
   const log = $("log");
@@ -207,8 +213,8 @@ function go(n, { now = false } = {}) {
   const e = state.events[n - 1];
   const line = state.lines.get(n);
   text($("position-text"), `${n} / ${state.last}`);
-  text($("event-text"), `${e ? `Event ${n}: ${e.type}` : `Event ${n}`}` +
-    `${line ? ` (round ${line.round}) — ${line.text}` : ""}`);
+  text($("event-text"), `Event ${n}${line ? ` (round ${line.round}): ${line.text}` : e ? `: ${e.type}` : ""}`);
+  $("event-text").title = e ? `${e.type} by ${e.actor}` : "";
   $("first").disabled = $("prev").disabled = n <= 1;
   $("next").disabled = $("last").disabled = n >= state.last;
   text($("fork-at"), n);
