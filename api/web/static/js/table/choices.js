@@ -3,15 +3,17 @@
 import { $, el } from "./dom.js";
 import { fieldsForm } from "./forms.js";
 
+const MAX_SHOWN = 8;
+
 function choiceItem(ctx, choice) {
   const send = (extra = {}) => ctx.run({ ...choice.command, ...extra });
   const button = el("button.choice", { type: "button", onclick: () => send() }, choice.label);
-  if (choice.first_roll) button.append(el("span.roll-hint", {}, ` 🎲 d${choice.first_roll.sides}`));
+  if (choice.first_roll) button.append(el("span.roll-hint", {}, ` · roll d${choice.first_roll.sides}`));
   const fields = Object.fromEntries(Object.entries(choice.fields || {}).filter(([k]) => !(k in choice.command)));
   if (!Object.keys(fields).length) return el("li", {}, button);
   const form = fieldsForm(fields, ctx.names);
   const more = el("details.more", {},
-    el("summary", { "aria-label": `Options for: ${choice.label}` }, "options"),
+    el("summary", { "aria-label": `Options for: ${choice.label}`, title: "Options" }, "options"),
     el("form", {
       onsubmit: (e) => {
         e.preventDefault();
@@ -40,11 +42,25 @@ export function drawChoices(ctx) {
       : ctx.role === "gm" ? (ctx.view.combatants.length ? "Nothing to do now." : "Add combatants to begin.")
         : "Nothing for you to do now: wait for your move."));
   }
+  const open = (key) => !first || key === first || key === "";
   for (const key of keys) {
     const name = key ? ctx.names.get(key) || key : "The encounter";
-    box.append(el(`section.group${key === first ? ".now" : ""}`, { "aria-label": `${name}: choices`, dataset: { combatant: key } },
-      el("h3", {}, name, key === first ? el("span.badge", {}, "now") : null),
-      el("ul.plain.choice-list", {}, groups.get(key).map((c) => choiceItem(ctx, c)))));
+    const all = groups.get(key);
+    // the main moves first; reactions and the rest of a long list one click away
+    const main = all.filter((c) => !/^Reaction\b/.test(c.label));
+    const shown = main.slice(0, MAX_SHOWN);
+    const rest = all.filter((c) => !shown.includes(c));
+    const list = el("ul.plain.choice-list", {}, shown.map((c) => choiceItem(ctx, c)));
+    const more = rest.length
+      ? el("details.rest", {}, el("summary", {}, `${rest.length} more for ${name}`),
+        el("ul.plain.choice-list", {}, rest.map((c) => choiceItem(ctx, c))))
+      : null;
+    const head = [name, key === first ? el("span.badge", {}, "now") : null];
+    box.append(open(key)
+      ? el(`section.group${key === first ? ".now" : ""}`, { "aria-label": `${name}: choices`, dataset: { combatant: key } },
+        el("h3", {}, head), list, more)
+      : el("details.group", { dataset: { combatant: key } },
+        el("summary", {}, el("h3", {}, `${name}: ${all.length} choice${all.length === 1 ? "" : "s"}`)), list, more));
   }
   const corr = $("corrections");
   corr.replaceChildren();
