@@ -225,6 +225,7 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
     assert gm.locator("#log li.voided").count() >= 2
     assert gm.locator("#corrections button", has_text="Undo").count()
 
+    gm.locator('article.card[data-name="Ana"] summary', has_text="GM tools").click()  # fold
     for size, name in ((TABLET, "tablet"), (PHONE, "phone")):
         gm.set_viewport_size(size)
         fits(gm, size["width"])

@@ -4,6 +4,7 @@ import { $, el } from "./dom.js";
 import { fieldsForm } from "./forms.js";
 
 const MAX_SHOWN = 8;
+const MAX_OTHERS = 3;
 
 function choiceItem(ctx, choice) {
   const send = (extra = {}) => ctx.run({ ...choice.command, ...extra });
@@ -42,25 +43,22 @@ export function drawChoices(ctx) {
       : ctx.role === "gm" ? (ctx.view.combatants.length ? "Nothing to do now." : "Add combatants to begin.")
         : "Nothing for you to do now: wait for your move."));
   }
-  const open = (key) => !first || key === first || key === "";
   for (const key of keys) {
     const name = key ? ctx.names.get(key) || key : "The encounter";
     const all = groups.get(key);
-    // the main moves first; reactions and the rest of a long list one click away
+    // the main moves first (all of them for whoever moves now, a few for the others);
+    // reactions and the rest of a long list one click away
     const main = all.filter((c) => !/^Reaction\b/.test(c.label));
-    const shown = main.slice(0, MAX_SHOWN);
+    const now = key === first || !first || ctx.role !== "gm";
+    const shown = main.slice(0, now ? MAX_SHOWN : MAX_OTHERS);
     const rest = all.filter((c) => !shown.includes(c));
-    const list = el("ul.plain.choice-list", {}, shown.map((c) => choiceItem(ctx, c)));
-    const more = rest.length
-      ? el("details.rest", {}, el("summary", {}, `${rest.length} more for ${name}`),
-        el("ul.plain.choice-list", {}, rest.map((c) => choiceItem(ctx, c))))
-      : null;
-    const head = [name, key === first ? el("span.badge", {}, "now") : null];
-    box.append(open(key)
-      ? el(`section.group${key === first ? ".now" : ""}`, { "aria-label": `${name}: choices`, dataset: { combatant: key } },
-        el("h3", {}, head), list, more)
-      : el("details.group", { dataset: { combatant: key } },
-        el("summary", {}, el("h3", {}, `${name}: ${all.length} choice${all.length === 1 ? "" : "s"}`)), list, more));
+    box.append(el(`section.group${key === first ? ".now" : ""}`, { "aria-label": `${name}: choices`, dataset: { combatant: key } },
+      el("h3", {}, name, key === first ? el("span.badge", {}, "now") : null),
+      el("ul.plain.choice-list", {}, shown.map((c) => choiceItem(ctx, c))),
+      rest.length
+        ? el("details.rest", {}, el("summary", {}, `${rest.length} more for ${name}`),
+          el("ul.plain.choice-list", {}, rest.map((c) => choiceItem(ctx, c))))
+        : null));
   }
   const corr = $("corrections");
   corr.replaceChildren();
