@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from tests.api.test_phantasia_api import ORC, PC
 from tests.builders import novus_stats, target_stats
 from tests.domain.test_wits import farthan, fighter
 from tests.web.conftest import LAPTOP, PHONE, TABLET, screenshot
@@ -132,6 +133,26 @@ def novus_fight(base: str) -> tuple[Fight, dict[str, int]]:
     f.cmd({"type": "resolve"})
     f.cmd({"type": "end_round"})
     f.cmd({"type": "adjust_hits", "combatant": brakka, "amount": -6})
+    return f, {"voided": rolled, "void": void["events"][0]["position"]}
+
+
+def phantasia_fight(base: str) -> tuple[Fight, dict[str, int]]:
+    """Endimion hits the orc, that check is voided and rolled again; the narrator's orc
+    wounds him."""
+    f = Fight(base, "phantasia", "La cripta")
+    pc = f.add("Endimion", PC, "héroes")
+    orc = f.add("Orco", ORC, "orcos")
+    f.cmd({"type": "roll_initiative", "dice": {"initiative:Endimion": [9], "initiative:Orco": [2]}})
+    f.cmd({"type": "start_turn"})
+    attack = {"type": "attack_check", "combatant": pc, "targets": [orc], "weapon": "espada"}
+    checked = f.cmd({**attack, "dice": {"attack": [3]}})
+    rolled = next(e["position"] for e in checked["events"] if e["type"] == "AttackChecked")
+    f.cmd({"type": "roll_damage", "dice": {"damage": [5]}})
+    void = f.cmd({"type": "void", "target": rolled, "reason": "the die fell off the table"})
+    f.cmd({**attack, "dice": {"attack": [2]}})
+    f.cmd({"type": "roll_damage", "dice": {"damage": [7]}})
+    f.cmd({"type": "end_turn", "combatant": pc})
+    f.cmd({"type": "adjust_hits", "combatant": pc, "amount": -9})
     return f, {"voided": rolled, "void": void["events"][0]["position"]}
 
 
@@ -385,3 +406,26 @@ def test_given_a_500_event_fight_then_the_replay_opens_in_under_a_second(open_co
     assert page.locator("#slider").get_attribute("max") == "500"
     slide_to(page, 250)
     assert shown_values(page) == {c["id"]: c["health"] for c in f.get(version=250)["combatants"]}
+
+
+def test_given_a_phantasia_fight_then_the_replay_speaks_of_pv(open_context: Any) -> None:
+    watched = open_context(LAPTOP)
+    fight, at = phantasia_fight(watched.base)
+    last = fight.get()["version"]
+    page = watched.page()
+    open_replay(page, fight)
+    for n in (at["voided"] + 1, at["void"], last):
+        slide_to(page, n)
+        api = {c["id"]: c["pv"] for c in fight.get(version=n)["combatants"]}
+        assert shown_values(page) == api
+    assert page.locator("#chart svg text.label").all_text_contents() == ["Version (event)", "PV"]
+    assert page.locator(".card .meter-label span").first.inner_text() == "PV"
+    line = page.locator(f"#log li[data-position='{at['voided']}']")
+    assert "voided" in line.get_attribute("class").split()
+    slide_to(page, at["void"])
+    screenshot(page, "replay-phantasia-laptop")
+    phone = open_context(PHONE).page()
+    open_replay(phone, fight)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    slide_to(phone, at["void"])
+    screenshot(phone, "replay-phantasia-phone")

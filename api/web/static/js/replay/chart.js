@@ -83,8 +83,8 @@ export function drawChart(box, legend, { series, last, measure, onPick }) {
   axes.append(el("line", { x1: m.left, x2: m.left, y1: m.top, y2: m.top + h, class: "axis" }));
   axes.append(el("text", { x: m.left + w / 2, y: height - 6, "text-anchor": "middle", class: "label" }, "Version (event)"));
   axes.append(el("text", {
-    x: 12, y: m.top + h / 2, "text-anchor": "middle", class: "label",
-    transform: `rotate(-90 12 ${m.top + h / 2})`,
+    x: 16, y: m.top + h / 2, "text-anchor": "middle", class: "label",
+    transform: `rotate(-90 16 ${m.top + h / 2})`,
   }, measure));
   svg.append(axes);
 

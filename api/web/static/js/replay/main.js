@@ -380,6 +380,7 @@ function wire() {
     showDiff(Number($("diff-from").value), Number($("diff-to").value));
   });
   $("diff-here").addEventListener("click", () => { $("diff-to").value = String(state.version); });
+  $("diff-from-here").addEventListener("click", () => { $("diff-from").value = String(state.version); });
   $("fork-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     fork(state.version, $("fork-name").value);
@@ -430,7 +431,9 @@ async function start() {
   const slider = $("slider");
   slider.max = String(state.last);
   $("diff-from").max = $("diff-to").max = String(state.last);
-  $("diff-from").value = "1";
+  // by default, from once everyone is in the fight (the last combatant added) to now
+  const joined = events.filter((e) => e.type === "CombatantAdded").map((e) => e.position);
+  $("diff-from").value = String(joined.length && joined.at(-1) < state.last ? joined.at(-1) : 1);
   $("diff-to").value = String(state.last);
   buildLog(log.lines);
   wire();
