@@ -78,8 +78,9 @@ def face_for(sides: int) -> int:
     return FACES.get(sides, max(1, sides - 1))
 
 
-def roll_until_recorded(page: Any) -> int:
-    """Answer each die the screen asks for until the command is recorded; the faces rolled."""
+def roll_until_recorded(page: Any, by_keyboard: bool = False, shot: str | None = None) -> int:
+    """Answer each die the screen asks for until the command is recorded (typing the faces
+    or clicking them); the faces rolled. `shot`: a screenshot of the first prompt."""
     for rolled in range(40):
         # the page's CSP forbids eval, so no wait_for_function: a selector for either
         page.locator("#dice[open], body:not(.busy)").first.wait_for(timeout=10_000)
@@ -87,13 +88,19 @@ def roll_until_recorded(page: Any) -> int:
             return rolled
         label = page.locator("#dice-label").inner_text()
         assert label.startswith("roll a d"), label
+        if shot and not rolled:
+            screenshot(page, shot)
         faces = page.locator("#dice-faces button.face")
         if faces.count():
-            faces.nth(face_for(faces.count()) - 1).click()
+            face = face_for(faces.count())
+            if by_keyboard:
+                page.keyboard.type(str(face))
+            else:
+                faces.nth(face - 1).click()
         else:  # a big die: typed
             sides = int(page.locator("#dice-face").get_attribute("max"))
             page.locator("#dice-face").fill(str(face_for(sides)))
-            page.locator("#dice-enter").click()
+            page.keyboard.press("Enter")
     raise AssertionError("the screen kept asking for dice")
 
 
@@ -186,6 +193,7 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
     pages = [player, gm]
     before: list[tuple[str, str]] = []  # (label clicked, Bo's big stat before it)
     moves = {"gm": 0, "player": 0}
+    shot_taken = False
     for step in range(40):
         chosen = pick(pages, fight["plan"])
         assert chosen, f"nothing to click at step {step}"
@@ -194,8 +202,17 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
         button = page.locator("#choices button.choice").nth(index)
         if not button.is_visible():  # in a folded list: unfold it as a person would
             button.locator("xpath=ancestor::details[1]/summary").click()
-        button.click()
-        roll_until_recorded(page)
+        by_keyboard = step == 0  # the first move by keyboard alone: Tab to it, Enter, type
+        if by_keyboard:
+            button.focus()
+            page.keyboard.press("Enter")
+        else:
+            button.click()
+        shot = None
+        if page is player and not shot_taken:
+            shot, shot_taken = f"player-{book}-dice", True
+        if not roll_until_recorded(page, by_keyboard, shot) and shot:
+            shot_taken = False  # it asked for no die: the next of the player's moves
         assert not page.locator("#choices-status.error").count(), page.locator(
             "#choices-status"
         ).inner_text()

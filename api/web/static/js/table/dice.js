@@ -55,6 +55,23 @@ export function setupDice() {
   $("dice-face").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); typed(); } });
   $("dice-cancel").addEventListener("click", () => close(null));
   $("dice").addEventListener("cancel", (e) => { e.preventDefault(); close(null); });
+  // the face typed on the keyboard: "8" on a d10 at once, "1" then "0" for a 10
+  let typedSoFar = "";
+  let timer = null;
+  $("dice").addEventListener("keydown", (e) => {
+    const buttons = $("dice-faces").querySelectorAll("button.face");
+    if (!buttons.length || !/^[0-9]$/.test(e.key)) return;
+    e.preventDefault();
+    clearTimeout(timer);
+    typedSoFar += e.key;
+    const value = Number(typedSoFar);
+    const commit = () => {
+      typedSoFar = "";
+      if (value >= 1 && value <= buttons.length) close(value);
+    };
+    if (value * 10 > buttons.length || value === 0) commit();
+    else timer = setTimeout(commit, 700);
+  });
 }
 
 /** What the events so far decided, in words, where the answer has no log line for them

@@ -96,6 +96,7 @@ function drawCards() {
 }
 
 function draw() {
+  document.querySelector("main").classList.toggle("setup", ctx.view.combatants.length < 2);
   drawHeader(ctx.view, ctx.names);
   drawOrder(ctx.view);
   drawCards();
