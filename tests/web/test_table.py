@@ -80,7 +80,7 @@ def face_for(sides: int) -> int:
 
 def roll_until_recorded(page: Any, by_keyboard: bool = False, shot: str | None = None) -> int:
     """Answer each die the screen asks for until the command is recorded (typing the faces
-    or clicking them); the faces rolled. `shot`: a screenshot of the first prompt."""
+    or clicking them); the faces rolled. `shot`: a screenshot of its last prompt."""
     for rolled in range(40):
         # the page's CSP forbids eval, so no wait_for_function: a selector for either
         page.locator("#dice[open], body:not(.busy)").first.wait_for(timeout=10_000)
@@ -88,7 +88,7 @@ def roll_until_recorded(page: Any, by_keyboard: bool = False, shot: str | None =
             return rolled
         label = page.locator("#dice-label").inner_text()
         assert label.startswith("roll a d"), label
-        if shot and not rolled:
+        if shot:  # each prompt: the last one is kept
             screenshot(page, shot)
         faces = page.locator("#dice-faces button.face")
         if faces.count():
@@ -228,6 +228,8 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
     assert player.locator('article.card[data-name="Bo"] [data-state]').count()
     assert moves["gm"] and moves["player"], moves
 
+    # a void button only where a void may be made: not on a combatant joining
+    assert not gm.locator("#log li", has_text="Bo joins").locator("button.void").count()
     # void the last roll that hurt Bo: the preview lists what it takes back, then confirm
     expected = next(value for label, value in reversed(before) if re.search(fight["attack"], label))
     line = gm.locator("#log li:not(.voided)").filter(has_text=re.compile(fight["roll_line"])).last

@@ -15,9 +15,9 @@ function close(face) {
 
 /** Ask the table for one face: resolves to the number, or null when cancelled. */
 function ask(needed, soFar, who, error = null) {
-  $("dice-title").textContent = `Roll a d${needed.sides}`;
+  $("dice-title").textContent = who ? `${who} rolls` : "The table rolls";
   $("dice-label").textContent = `roll a d${needed.sides} — ${needed.label || needed.roll}`;
-  $("dice-who").textContent = who ? `${who} rolls.` : "";
+  $("dice-who").textContent = (soFar || []).some((e) => e.text) ? "So far:" : "";
   $("dice-so-far").replaceChildren(...(soFar || []).filter((e) => e.text).map((e) => el("li", {}, e.text)));
   $("dice-so-far").hidden = !(soFar || []).some((e) => e.text);
   $("dice-error").textContent = error || "";

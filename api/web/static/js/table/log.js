@@ -3,6 +3,39 @@
 import { $, el } from "./dom.js";
 
 let lines = [];
+// what the void needs to know of each event: its cause and whether it rolled dice
+const events = new Map();
+const CORRECTIONS = new Set(["RollVoided", "CommandUndone", "CommandRedone"]);
+
+/** Keep an event record (from GET …/events or the live feed). */
+export function keepEvent(record) {
+  const rolls = record.data?.rolls;
+  events.set(record.position, {
+    cause: record.cause,
+    type: record.type,
+    rolled: !!rolls && Object.values(rolls).some((faces) => Array.isArray(faces) ? faces.length : faces),
+  });
+}
+
+/** Every event so far, a page at a time. */
+export async function loadEvents(client) {
+  let after = 0;
+  for (;;) {
+    const page = await client.events({ after });
+    for (const record of page.events || []) keepEvent(record);
+    if (page.next_after === null || page.next_after === undefined) return;
+    after = page.next_after;
+  }
+}
+
+/** A void may take an event that rolled, one whose cause chain leads to a roll, or a
+ *  correction (docs/api.md, Corrections); unknown events are offered too. */
+function voidable(position, seen = 0) {
+  const e = events.get(position);
+  if (!e) return true;
+  if (e.rolled || CORRECTIONS.has(e.type)) return true;
+  return e.cause !== null && e.cause !== undefined && seen < 500 && voidable(e.cause, seen + 1);
+}
 
 export async function drawLog(ctx) {
   const answer = await ctx.client.log();
@@ -14,7 +47,7 @@ export async function drawLog(ctx) {
     { dataset: { position: line.position } },
     el("span.pos", { "aria-label": `event ${line.position}` }, String(line.position)),
     el("span.text", {}, line.text, line.voided_by ? el("span.muted", {}, ` (voided by ${line.voided_by})`) : null),
-    canVoid && !line.voided_by && line.position > 1
+    canVoid && !line.voided_by && line.position > 1 && voidable(line.position)
       ? el("button.void.small", { type: "button", "aria-label": `Void event ${line.position}`, onclick: () => voidLine(ctx, line) }, "Void")
       : null)));
   if (atBottom || !list.dataset.drawn) list.scrollTop = list.scrollHeight;

@@ -5,7 +5,7 @@ import { $, el, nextId, words } from "./dom.js";
 import { drawHeader, drawOrder } from "./order.js";
 import { card } from "./cards.js";
 import { drawChoices } from "./choices.js";
-import { drawLog } from "./log.js";
+import { drawLog, keepEvent, loadEvents } from "./log.js";
 import { sendWithDice, setupDice } from "./dice.js";
 import { EXAMPLES, fieldsForm, keyStats, playerLink } from "./forms.js";
 
@@ -29,6 +29,7 @@ ctx.run = async (body) => {
   try {
     const answer = await sendWithDice(ctx.client, body, ctx.names);
     if (answer) {
+      (answer.events || []).forEach(keepEvent);
       const types = (answer.events || []).map((e) => e.type).join(", ");
       ctx.say(types ? `Recorded: ${types}.` : "Done.");
       await refresh(answer.encounter);
@@ -208,11 +209,13 @@ async function start() {
       drawLog(ctx).catch((e) => ctx.say(e.message, true));
     });
   }
+  if (ctx.role === "gm") await loadEvents(ctx.client);
   draw();
   await drawLog(ctx);
   if (ctx.role === "gm") await setupAdd();
   ctx.client.follow({
     after: ctx.view.version,
+    onEvent: keepEvent,
     onView: (view) => refresh(view),
     onState: (state) => {
       const feed = $("feed");
