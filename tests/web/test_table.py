@@ -242,7 +242,13 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
     in_sync([player], last_position(gm))
     assert big_stat(player, "Bo", fight["big"]) == expected
     assert gm.locator("#log li.voided").count() >= 2
-    assert gm.locator("#corrections button", has_text="Undo").count()
+    # undo the last command, then redo it, by the buttons the GM's corrections offer
+    gm.locator("#corrections button", has_text="Undo").click()
+    expect(gm.locator("#corrections button", has_text="Redo")).to_have_count(1)
+    expect(gm.locator("#choices-status")).to_contain_text("undoes")
+    gm.locator("#corrections button", has_text="Redo").click()
+    expect(gm.locator("#corrections button", has_text="Redo")).to_have_count(0)
+    expect(gm.locator("#choices-status")).to_contain_text("redoes")
 
     gm.locator('article.card[data-name="Ana"] summary', has_text="GM tools").click()  # fold
     for size, name in ((TABLET, "tablet"), (PHONE, "phone")):

@@ -7,6 +7,9 @@ let lines = [];
 const events = new Map();
 const CORRECTIONS = new Set(["RollVoided", "CommandUndone", "CommandRedone"]);
 
+/** The log line of event `position`, once drawn. */
+export const lineText = (position) => lines.find((l) => l.position === position)?.text;
+
 /** Keep an event record (from GET …/events or the live feed). */
 export function keepEvent(record) {
   const rolls = record.data?.rolls;

@@ -5,7 +5,7 @@ import { $, el, nextId, words } from "./dom.js";
 import { drawHeader, drawOrder } from "./order.js";
 import { card } from "./cards.js";
 import { drawChoices } from "./choices.js";
-import { drawLog, keepEvent, loadEvents } from "./log.js";
+import { drawLog, keepEvent, lineText, loadEvents } from "./log.js";
 import { sendWithDice, setupDice } from "./dice.js";
 import { EXAMPLES, fieldsForm, keyStats, playerLink } from "./forms.js";
 
@@ -30,9 +30,10 @@ ctx.run = async (body) => {
     const answer = await sendWithDice(ctx.client, body, ctx.names);
     if (answer) {
       (answer.events || []).forEach(keepEvent);
-      const types = (answer.events || []).map((e) => e.type).join(", ");
-      ctx.say(types ? `Recorded: ${types}.` : "Done.");
+      ctx.own = answer.encounter?.version ?? ctx.own;
       await refresh(answer.encounter);
+      const said = (answer.events || []).map((e) => lineText(e.position) || e.type);
+      ctx.say(said.length ? `Recorded: ${said.slice(-2).join(" ")}` : "Done.");
     } else {
       ctx.say("Cancelled: nothing recorded.");
     }
@@ -216,7 +217,11 @@ async function start() {
   ctx.client.follow({
     after: ctx.view.version,
     onEvent: keepEvent,
-    onView: (view) => refresh(view),
+    onView: (view) => {
+      // another's move: what this screen last did is no longer the news
+      if (view.version > (ctx.own ?? 0) && !$("choices-status").classList.contains("error")) ctx.say("");
+      refresh(view);
+    },
     onState: (state) => {
       const feed = $("feed");
       feed.textContent = state === "live" ? "● live" : state === "closed" ? "feed closed" : "reconnecting…";
