@@ -117,17 +117,15 @@ def _before_initiative(state: EncounterState, now: CombatantState | None) -> lis
             {"type": "declare_surprise", "combatants": [w.id]},
             f"Surprise! {w.name} acts once before initiative (sorpresa)",
             [],
-            fields={
-                "combatants": {
-                    "type": "array",
-                    "items": {"enum": [x.id for x in living]},
-                    "minItems": 1,
-                    "uniqueItems": True,
-                }
-            },
+            fields={"combatants": _some_of([x.id for x in living], 1)},
         )
         for w in living
     ]
+
+
+def _some_of(ids: list[str], least: int) -> dict[str, Any]:
+    """A field naming `least` or more of `ids`, each once."""
+    return {"type": "array", "items": {"enum": ids}, "minItems": least, "uniqueItems": True}
 
 
 def _initiative(state: EncounterState) -> list[Choice]:
@@ -184,12 +182,7 @@ def _initiative(state: EncounterState) -> list[Choice]:
                 "One initiative roll for the group " + ", ".join(w.name for w in creatures),
                 ["initiative", *_tie_rolls(state, creatures)],
                 fields={
-                    "group": {
-                        "type": "array",
-                        "items": {"enum": [w.id for w in creatures]},
-                        "minItems": 2,
-                        "uniqueItems": True,
-                    },
+                    "group": _some_of([w.id for w in creatures], 2),
                     **fields,
                 },
             )
@@ -211,14 +204,7 @@ def _initiative(state: EncounterState) -> list[Choice]:
                     f"Tied on initiative and AGI: {names} "
                     + ("act at the same time" if simultaneous else "act in this order"),
                     [],
-                    fields={
-                        "tie_order": {
-                            "type": "array",
-                            "items": {"enum": ids},
-                            "minItems": 2,
-                            "uniqueItems": True,
-                        }
-                    },
+                    fields={"tie_order": _some_of(ids, 2)},
                 )
             )
     return out
