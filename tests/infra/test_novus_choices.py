@@ -75,6 +75,14 @@ def brawl(fraylog: Fraylog) -> Fight:
     return f
 
 
+def brakka_swings(f: Fight, weapon: str) -> Fight:
+    """The others declare nothing, Brakka a Basic Melee Attack on the Goblin with `weapon`."""
+    for name in ("Orc", "Goblin", "Lief"):
+        f.declare(name)
+    f.declare("Brakka", {"kind": "melee_attack", "target": "Goblin", "weapon": weapon})
+    return f
+
+
 def attacked(choices: list[dict[str, Any]]) -> set[str]:
     """Whom the declarations offered attack."""
     kinds = ("melee_attack", "power_attack", "missile_attack", "brawl", "mounted_charge")
@@ -258,10 +266,7 @@ def test_given_step_3_when_asking_then_the_next_action_resolves_with_its_rolls(
 def test_given_a_hit_with_boon_points_when_asking_then_each_boon_they_buy_or_none(
     fraylog: Fraylog,
 ) -> None:
-    f = brawl(fraylog)
-    for name in ("Orc", "Goblin", "Lief"):
-        f.declare(name)
-    f.declare("Brakka", {"kind": "melee_attack", "target": "Goblin", "weapon": "mace"})
+    f = brakka_swings(brawl(fraylog), "mace")
     f.run({"type": "resolve"}, attack=[10, 9, 1])  # 20 + 9 = 29 against DEF 18: 1 Boon Point
     answer = f.choices()
     assert answer["step"] == "boons"
@@ -285,10 +290,7 @@ def test_given_a_hit_with_boon_points_when_asking_then_each_boon_they_buy_or_non
 def test_given_a_bad_miss_when_asking_then_each_snag_its_points_buy_or_none(
     fraylog: Fraylog,
 ) -> None:
-    f = brawl(fraylog)
-    for name in ("Orc", "Goblin", "Lief"):
-        f.declare(name)
-    f.declare("Brakka", {"kind": "melee_attack", "target": "Goblin", "weapon": "sword"})
+    f = brakka_swings(brawl(fraylog), "sword")
     f.run({"type": "resolve"}, attack=[1, 2, 5])  # 1 − 5 + 2 + 9 = 7 against 18: 1 Snag Point
     assert f.choices()["step"] == "snags"
     snags = [c["command"]["snags"] for c in f.offered("spend_snags", "Brakka")]
@@ -304,9 +306,7 @@ def test_given_two_snag_points_when_asking_then_the_friend_to_hit_is_a_living_fr
 ) -> None:
     f = brawl(fraylog)
     f.add("Farthan", novus_stats(current_hits=-20), "heroes")  # dead
-    for name in ("Orc", "Goblin", "Lief"):
-        f.declare(name)
-    f.declare("Brakka", {"kind": "melee_attack", "target": "Goblin", "weapon": "sword"})
+    brakka_swings(f, "sword")
     f.run({"type": "resolve"}, attack=[1, 1, 10, 10])  # 1 − 10 + 1 − 10 + 9: 2 Snag Points
     friends = [
         c
@@ -332,10 +332,7 @@ def test_given_two_snag_points_when_asking_then_the_friend_to_hit_is_a_living_fr
 def test_given_a_roll_up_chain_when_sent_one_face_at_a_time_then_each_face_says_why(
     fraylog: Fraylog,
 ) -> None:
-    f = brawl(fraylog)
-    for name in ("Orc", "Goblin", "Lief"):
-        f.declare(name)
-    f.declare("Brakka", {"kind": "melee_attack", "target": "Goblin", "weapon": "sword"})
+    f = brakka_swings(brawl(fraylog), "sword")
     asked = []
     faces: list[int] = []
     for face in (10, 10, 10, 4, 1, 7, 99):
@@ -365,32 +362,16 @@ def test_given_an_implosion_when_sent_one_face_at_a_time_then_it_asks_to_subtrac
     fraylog: Fraylog,
 ) -> None:
     f = Fight(fraylog)
-    f.add("Brakka", novus_stats(), "heroes")
+    brakka = f.add("Brakka", novus_stats(), "heroes")
+    save = {"type": "save", "combatant": brakka, "stat": "con", "tn": 20, "purpose": "poison"}
     with pytest.raises(DiceNeeded) as e:
-        f.run(
-            {
-                "type": "save",
-                "combatant": f.ids["Brakka"],
-                "stat": "con",
-                "tn": 20,
-                "purpose": "poison",
-            },
-            save=[1, 6],
-        )
+        f.run(save, save=[1, 6])
     assert e.value.needed["label"] == (  # NOV-CORE-3, -4
         "Brakka's Save: die A showed 1 — roll it again and subtract (another 1 goes on; "
         "a 10 is just −10)"
     )
     with pytest.raises(DiceNeeded) as e:
-        f.run(
-            {
-                "type": "save",
-                "combatant": f.ids["Brakka"],
-                "stat": "con",
-                "tn": 20,
-                "purpose": "poison",
-            }
-        )
+        f.run(save)
     assert e.value.needed["label"].startswith("Brakka's Save vs. Con (TN 20, poison): open-ended")
 
 
