@@ -6,14 +6,20 @@ dice, shows no face."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.builders import add_combatant, new_encounter, novus_stats, target_stats
-from tests.table_dice import send_http
+from tests.builders import novus_stats, target_stats
+from tests.choices_play import (
+    events,
+    play_by_choices,
+    replayed_at_once,
+    seat,
+    secret_unseen,
+    told_face_by_face,
+    view,
+)
 
 CAST = {
     "Brakka": (novus_stats(), "heroes"),
@@ -45,27 +51,7 @@ MAX_COMMANDS = 40
 
 
 def table(client: TestClient, dice_source: str = "manual") -> tuple[str, dict[str, str]]:
-    eid = new_encounter(client, dice_source)
-    ids = {
-        name: add_combatant(client, eid, name, stats, side) for name, (stats, side) in CAST.items()
-    }
-    return eid, ids
-
-
-def choices(client: TestClient, eid: str) -> dict[str, Any]:
-    r = client.get(f"/encounters/{eid}/choices")
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def events(client: TestClient, eid: str) -> list[dict[str, Any]]:
-    r = client.get(f"/encounters/{eid}/events")
-    assert r.status_code == 200, r.text
-    return r.json()["events"]
-
-
-def view(client: TestClient, eid: str) -> dict[str, Any]:
-    return client.get(f"/encounters/{eid}").json()
+    return seat(client, "novus", CAST, dice_source)
 
 
 def pick(answer: dict[str, Any], state: dict[str, Any], spent: dict[str, int]) -> dict[str, Any]:
@@ -93,56 +79,21 @@ def pick(answer: dict[str, Any], state: dict[str, Any], spent: dict[str, int]) -
     return first("end_round")
 
 
-def play_by_choices(
-    client: TestClient, eid: str, ids: dict[str, str]
-) -> list[tuple[dict[str, Any], dict[str, list[int]]]]:
-    """The fight, to a combatant down: each command as chosen, with the faces the server
-    asked for one at a time."""
-    rolled: dict[str, Iterator[int]] = {name: iter(f) for name, f in FACES.items()}
-    played: list[tuple[dict[str, Any], dict[str, list[int]]]] = []
-    spent = {"boons": 0, "snags": 0}
-    for _ in range(MAX_COMMANDS):
-        state = view(client, eid)
-        if any(x["down"] for x in state["combatants"]):
-            return played
-        answer = choices(client, eid)
-        choice = pick(answer, state, spent)
-        faces: dict[str, list[int]] = {}
-
-        def face(needed: dict[str, Any], faces: dict[str, list[int]] = faces) -> int:
-            assert needed["label"] and needed["for"] in ids.values()
-            value = next(rolled[needed["roll"]])
-            faces.setdefault(needed["roll"], []).append(value)
-            return value
-
-        status, result, asked = send_http(client, eid, choice["command"], face)
-        assert status == 200, (choice, result)
-        assert sum(len(got) for got in faces.values()) == len(asked)  # no face unasked
-        assert {n["roll"] for n in asked} <= set(choice["rolls"])
-        if asked:  # the choice said which roll comes first, in the same words
-            first = choice["first_roll"]
-            assert (first["roll"], first["label"]) == (asked[0]["roll"], asked[0]["label"])
-        else:
-            assert choice["first_roll"] is None
-        played.append((choice["command"], faces))
-    raise AssertionError("the fight did not end")
-
-
-def comparable(client: TestClient, eid: str, ids: dict[str, str]) -> list[tuple[str, Any]]:
-    """The events as (type, data), combatant ids named, the dice commitment left out."""
-    text = json.dumps([(e["type"], e["data"]) for e in events(client, eid)])
-    for name, cid in ids.items():
-        text = text.replace(cid, f"<{name}>")
-    records = json.loads(text)
-    records[0][1].pop("dice_commitment")
-    return records
-
-
 def test_given_a_novus_fight_driven_by_choices_and_table_dice_then_it_records_as_all_at_once(
     client: TestClient,
 ) -> None:
     eid, ids = table(client)
-    played = play_by_choices(client, eid, ids)
+    rolled = {name: iter(faces) for name, faces in FACES.items()}
+    spent = {"boons": 0, "snags": 0}
+    played = play_by_choices(
+        client,
+        eid,
+        ids,
+        pick=lambda answer, state: pick(answer, state, spent),
+        face=lambda needed: next(rolled[needed["roll"]]),
+        over=lambda state: any(x["down"] for x in state["combatants"]),  # a combatant down
+        max_commands=MAX_COMMANDS,
+    )
     kinds = [body["type"] for body, _ in played]
     assert {"roll_initiative", "declare", "resolve", "spend_boons", "spend_snags"} <= set(kinds)
     assert kinds.count("end_round") == 2  # the Goblin falls in round 3
@@ -154,20 +105,8 @@ def test_given_a_novus_fight_driven_by_choices_and_table_dice_then_it_records_as
     goblin = next(x for x in view(client, eid)["combatants"] if x["name"] == "Goblin")
     assert goblin["dead"]
 
-    again, again_ids = table(client)
-    for body, faces in played:
-        text = json.dumps(body)
-        for name, cid in ids.items():
-            text = text.replace(cid, again_ids[name])
-        r = client.post(f"/encounters/{again}/commands", json=json.loads(text) | {"dice": faces})
-        assert r.status_code == 200, r.text
-    assert comparable(client, again, again_ids) == comparable(client, eid, ids)
-    told = [
-        [x["text"] for x in client.get(f"/encounters/{e}/log").json()["lines"]]
-        for e in (eid, again)
-    ]
-    assert told[0] == told[1]
-    assert any("Brakka attacks Goblin: 10→9 + 7" in line for line in told[0])
+    told = replayed_at_once(client, eid, ids, played, table(client))
+    assert any("Brakka attacks Goblin: 10→9 + 7" in line for line in told)
 
 
 def test_given_an_exploding_hit_and_a_disarm_when_asked_face_by_face_then_so_far_tells_the_story(
@@ -187,26 +126,19 @@ def test_given_an_exploding_hit_and_a_disarm_when_asked_face_by_face_then_so_far
         },
     ):
         assert client.post(f"/encounters/{eid}/commands", json=body).status_code == 200
-    before = events(client, eid)
-    body: dict[str, Any] = {"type": "resolve", "boons": [{"name": "disarm_foe"}], "dice": {}}
-    story = []
-    for roll, value in [
-        ("attack", 10),
-        ("attack", 7),
-        ("attack", 9),
-        ("disarm_save", 1),
-        ("disarm_save", 3),
-        ("disarm_save", 4),
-    ]:
-        r = client.post(f"/encounters/{eid}/commands", json=body)
-        assert r.status_code == 422 and r.json()["rule"] == "DICE_NEEDED", r.text
-        problem = r.json()
-        assert problem["needed"]["roll"] == roll
-        story.append((problem["needed"], [x["text"] for x in problem["so_far"]]))
-        body["dice"].setdefault(roll, []).append(value)
-        assert events(client, eid) == before  # nothing recorded while a face is missing
-    r = client.post(f"/encounters/{eid}/commands", json=body)
-    assert r.status_code == 200, r.text
+    answer, story = told_face_by_face(
+        client,
+        eid,
+        {"type": "resolve", "boons": [{"name": "disarm_foe"}]},
+        [
+            ("attack", 10),
+            ("attack", 7),
+            ("attack", 9),
+            ("disarm_save", 1),
+            ("disarm_save", 3),
+            ("disarm_save", 4),
+        ],
+    )
 
     (a1, none), (a2, _), (a3, rolling), (s1, hit), _, (s3, saving) = story
     assert none == [] and rolling == []  # the attack is told once its dice are all in
@@ -237,7 +169,7 @@ def test_given_an_exploding_hit_and_a_disarm_when_asked_face_by_face_then_so_far
     assert hit[0].endswith("vs DEF 18: hit by 17, 1 Boon Point(s).")
     assert len(hit) == 3 and "Disarm Foe" in hit[1] and "Goblin" in hit[2]
     assert saving == hit  # the save is told once its dice are all in
-    types = [e["type"] for e in r.json()["events"]]
+    types = [e["type"] for e in answer["events"]]
     assert types == [
         "AttackRolled",
         "BoonsSpent",
@@ -306,10 +238,4 @@ def test_given_a_preview_then_nothing_changes_and_server_dice_stay_unseen(
     assert r.status_code == 200, r.text
     rolled = r.json()["events"][0]["data"]["rolls"]["initiative:Brakka"]
     assert rolled["source"] == "server" and "attempt" not in rolled  # the first draw: none burnt
-    r = client.post(f"/encounters/{served}/commands", json={"type": "end_encounter"})
-    assert r.status_code == 200, r.text
-    secret = next(e for e in r.json()["events"] if e["type"] == "DiceSecretRevealed")["data"][
-        "secret"
-    ]
-    assert all(secret not in text for text in previews)
-    assert client.get(f"/encounters/{served}/verify").json()["ok"] is True
+    secret_unseen(client, served, previews)

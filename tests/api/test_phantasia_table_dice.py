@@ -11,73 +11,68 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.builders import add_combatant, new_encounter
+from tests.choices_play import (
+    Played,
+    choices_of,
+    events,
+    of,
+    replayed_at_once,
+    seat,
+    secret_unseen,
+    send_choice,
+    view,
+)
 from tests.domain.test_phantasia import creature, pc
-from tests.table_dice import send_http
+
+CAST = {"Endimion": (pc(), "heroes"), "Orc": (creature(), "foes")}
 
 
 def duel(client: TestClient, dice_source: str = "manual") -> tuple[str, dict[str, str]]:
     """Given Endimion (a player character, 32 PV) and an Orc (the narrator's, 30 PV)."""
-    eid = new_encounter(client, dice_source, ruleset="phantasia")
-    ids = {
-        "Endimion": add_combatant(client, eid, "Endimion", pc(), "heroes"),
-        "Orc": add_combatant(client, eid, "Orc", creature(), "foes"),
-    }
-    return eid, ids
+    return seat(client, "phantasia", CAST, dice_source)
+
+
+def choice_of(
+    client: TestClient, eid: str, kind: str, label: str = "", who: str | None = None
+) -> dict[str, Any]:
+    """The one choice offered now of this type whose label has `label` (the first)."""
+    answer = choices_of(client, eid)
+    found = [c for c in of(answer, kind, who) if label in c["label"]]
+    assert found, f"no {kind} {label!r} among {[c['label'] for c in answer['choices']]}"
+    return found[0]
 
 
 def choose(
     client: TestClient, eid: str, kind: str, label: str = "", who: str | None = None
 ) -> dict[str, Any]:
     """The command of the one choice offered now of this type whose label has `label`."""
-    answer = client.get(f"/encounters/{eid}/choices").json()
-    found = [
-        c
-        for c in answer["choices"]
-        if c["type"] == kind and label in c["label"] and (who is None or c["combatant"] == who)
-    ]
-    assert found, f"no {kind} {label!r} among {[c['label'] for c in answer['choices']]}"
-    return found[0]["command"]
+    return choice_of(client, eid, kind, label, who)["command"]
 
 
 class Table:
-    """Faces the table rolls, by roll name in order; every face asked for is noted with
-    the face given, and none is given that was not asked for (send_http adds only what
-    `needed` names)."""
+    """Faces the table rolls, by roll name in order; none is given that was not scripted."""
 
     def __init__(self, faces: dict[str, list[int]]) -> None:
         self.faces = {k: list(v) for k, v in faces.items()}
-        self.given: dict[str, list[int]] = {}
 
     def __call__(self, needed: dict[str, Any]) -> int:
         assert self.faces.get(needed["roll"]), f"not scripted: {needed}"
-        face = self.faces[needed["roll"]].pop(0)
-        self.given.setdefault(needed["roll"], []).append(face)
-        return face
+        return self.faces[needed["roll"]].pop(0)
 
 
 def play(
-    client: TestClient, eid: str, body: dict[str, Any], faces: dict[str, list[int]]
+    client: TestClient,
+    eid: str,
+    ids: dict[str, str],
+    choice: dict[str, Any],
+    faces: dict[str, list[int]],
 ) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, list[int]]]:
-    """`body` sent one face at a time: (the answer, each `needed` in turn, the faces)."""
+    """`choice` sent one face at a time (`send_choice`), every face scripted used: (the
+    answer, each `needed` in turn, the faces)."""
     table = Table(faces)
-    status, answer, asked = send_http(client, eid, body, table)
-    assert status == 200, answer
+    answer, asked, given = send_choice(client, eid, choice, table, ids)
     assert not any(table.faces.values()), f"faces left over: {table.faces}"
-    return answer, asked, table.given
-
-
-def events_of(client: TestClient, eid: str) -> list[dict[str, Any]]:
-    return client.get(f"/encounters/{eid}/events").json()["events"]
-
-
-def facts(events: list[dict[str, Any]], ids: dict[str, str]) -> list[Any]:
-    """Each event's type and data, combatants by name, without what differs between two
-    encounters (ids, the dice commitment, timestamps and hashes are not in `data`)."""
-    text = json.dumps([(e["type"], e["data"]) for e in events[1:]])
-    for name, combatant in ids.items():
-        text = text.replace(combatant, name)
-    return json.loads(text)
+    return answer, asked, given
 
 
 # the fight: who picks what, and the faces the table rolls for it
@@ -114,16 +109,15 @@ def test_given_a_fight_driven_by_choices_and_dice_one_at_a_time_then_it_records_
     client: TestClient,
 ) -> None:
     eid, ids = duel(client)
-    sent: list[tuple[dict[str, Any], dict[str, list[int]]]] = []
+    sent: Played = []
     every: list[dict[str, Any]] = []
     for kind, label, who, faces in FIGHT:
-        body = choose(client, eid, kind, label, who(ids))
-        _answer, asked, gathered = play(client, eid, body, faces)
+        choice = choice_of(client, eid, kind, label, who(ids))
+        _answer, asked, gathered = play(client, eid, ids, choice, faces)
         assert [n["roll"] for n in asked] == [r for r, fs in faces.items() for _ in fs]
-        sent.append((body, gathered))
+        sent.append((choice["command"], gathered))
         every += asked
-    view = client.get(f"/encounters/{eid}").json()
-    orc = next(c for c in view["combatants"] if c["name"] == "Orc")
+    orc = next(c for c in view(client, eid)["combatants"] if c["name"] == "Orc")
     assert orc["dead"] and orc["pv"] == -5
     # whose roll each was: the player rolls his AT and his DF, the narrator only damage
     whose = {(n["roll"], n["for"]) for n in every}
@@ -131,14 +125,7 @@ def test_given_a_fight_driven_by_choices_and_dice_one_at_a_time_then_it_records_
     assert ("damage", ids["Orc"]) in whose and ("death", ids["Orc"]) in whose
     assert all(n["label"] and n["count"] == 1 for n in every)
 
-    again, again_ids = duel(client)
-    for body, gathered in sent:
-        text = json.dumps(body)
-        for name, combatant in ids.items():
-            text = text.replace(combatant, again_ids[name])
-        r = client.post(f"/encounters/{again}/commands", json=json.loads(text) | {"dice": gathered})
-        assert r.status_code == 200, r.text
-    assert facts(events_of(client, eid), ids) == facts(events_of(client, again), again_ids)
+    replayed_at_once(client, eid, ids, sent, duel(client))
 
 
 def test_given_a_blow_that_drops_the_orc_then_the_death_check_is_asked_with_the_story(
@@ -188,7 +175,7 @@ def test_given_a_blow_that_drops_the_orc_then_the_death_check_is_asked_with_the_
         "Chequeo de muerte de Orc (cae inconsciente con −3 PV): 1d100, 3 o menos lo mata"
     )
     assert "Orc recibe 8" in es["so_far"][0]["text"]
-    before = events_of(client, eid)
+    before = events(client, eid)
     assert before[-1]["type"] == "AttackChecked"  # nothing of it is recorded yet
     done = client.post(
         f"/encounters/{eid}/commands", json=damage | {"dice": {"damage": [3], "death": [50]}}
@@ -204,11 +191,12 @@ def test_given_a_preview_then_nothing_changes_and_the_first_missing_face_is_name
     play(
         client,
         eid,
-        choose(client, eid, "roll_initiative", "everyone"),
+        ids,
+        choice_of(client, eid, "roll_initiative", "everyone"),
         {"initiative:Endimion": [10], "initiative:Orc": [3]},
     )
-    play(client, eid, choose(client, eid, "start_turn"), {})
-    before = events_of(client, eid)
+    play(client, eid, ids, choice_of(client, eid, "start_turn"), {})
+    before = events(client, eid)
     attack = choose(client, eid, "attack_check", "attacks Orc with sword")
     r = client.post(f"/encounters/{eid}/commands", params={"preview": "true"}, json=attack)
     assert r.status_code == 200, r.text
@@ -223,7 +211,7 @@ def test_given_a_preview_then_nothing_changes_and_the_first_missing_face_is_name
     assert [e["type"] for e in whole["events"]] == ["AttackChecked"] and whole["needed"] is None
     assert whole["encounter"]["version"] == before[-1]["position"] + 1
     assert whole["encounter"]["step"] == "attack"
-    assert events_of(client, eid) == before
+    assert events(client, eid) == before
     assert client.get(f"/encounters/{eid}").json()["version"] == before[-1]["position"]
 
 
@@ -254,11 +242,7 @@ def test_given_server_dice_when_each_command_is_previewed_first_then_no_die_is_d
             first = next(iter(rolls[0]))
             assert preview["needed"] == preview["needed"] | {"roll": first, "source": "server"}
         rolled += rolls
-    ended = client.post(f"/encounters/{eid}/commands", json={"type": "end_encounter"}).json()
-    secret = ended["events"][-1]["data"]["secret"]
     assert rolled, "the server rolled nothing"
-    assert all(secret not in text for text in previews)
     assert all(not e["data"].get("rolls") for t in previews for e in json.loads(t)["events"])
     assert all("attempt" not in roll for rolls in rolled for roll in rolls.values())
-    verified = client.get(f"/encounters/{eid}/verify").json()
-    assert verified["ok"], verified
+    secret_unseen(client, eid, previews)

@@ -6,15 +6,20 @@ records with every face sent at once; a roll-up asked for face by face tells its
 from __future__ import annotations
 
 import itertools
-import json
-from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.builders import add_combatant, new_encounter
+from tests.choices_play import (
+    events,
+    play_by_choices,
+    replayed_at_once,
+    seat,
+    secret_unseen,
+    told_face_by_face,
+    view,
+)
 from tests.domain.test_wits import farthan, fighter
-from tests.table_dice import send_http
 
 GOBLIN = fighter(
     wits=10,
@@ -41,27 +46,7 @@ MAX_COMMANDS = 80
 
 
 def table(client: TestClient, dice_source: str = "manual") -> tuple[str, dict[str, str]]:
-    eid = new_encounter(client, dice_source, ruleset="wits")
-    ids = {
-        name: add_combatant(client, eid, name, stats, side) for name, (stats, side) in CAST.items()
-    }
-    return eid, ids
-
-
-def choices(client: TestClient, eid: str) -> dict[str, Any]:
-    r = client.get(f"/encounters/{eid}/choices")
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def events(client: TestClient, eid: str) -> list[dict[str, Any]]:
-    r = client.get(f"/encounters/{eid}/events")
-    assert r.status_code == 200, r.text
-    return r.json()["events"]
-
-
-def view(client: TestClient, eid: str) -> dict[str, Any]:
-    return client.get(f"/encounters/{eid}").json()
+    return seat(client, "wits", CAST, dice_source)
 
 
 def pick(answer: dict[str, Any], state: dict[str, Any], knocked: set[int]) -> dict[str, Any]:
@@ -104,75 +89,29 @@ def pick(answer: dict[str, Any], state: dict[str, Any], knocked: set[int]) -> di
     return swings[0] if swings else next(c for c in mine if c["type"] == "end_turn")
 
 
-def play_by_choices(
-    client: TestClient, eid: str, ids: dict[str, str]
-) -> list[tuple[dict[str, Any], dict[str, list[int]]]]:
-    """The fight, to a combatant down or round 4: each command as chosen, with the faces the
-    server asked for one at a time."""
-    rolled: dict[str, Iterator[int]] = {name: itertools.cycle(f) for name, f in FACES.items()}
-    played: list[tuple[dict[str, Any], dict[str, list[int]]]] = []
-    knocked: set[int] = set()
-    for _ in range(MAX_COMMANDS):
-        state = view(client, eid)
-        if state["round"] > 3 or any(x["down"] for x in state["combatants"]):
-            return played
-        answer = choices(client, eid)
-        choice = pick(answer, state, knocked)
-        faces: dict[str, list[int]] = {}
-
-        def face(needed: dict[str, Any], faces: dict[str, list[int]] = faces) -> int:
-            assert needed["label"] and needed["for"] in ids.values()
-            value = min(next(rolled[needed["roll"]]), needed["sides"])
-            faces.setdefault(needed["roll"], []).append(value)
-            return value
-
-        status, result, asked = send_http(client, eid, choice["command"], face)
-        assert status == 200, (choice, result)
-        assert sum(len(got) for got in faces.values()) == len(asked)  # no face unasked
-        if asked:  # the choice said which roll comes first, in the same words
-            first = choice["first_roll"]
-            assert (first["roll"], first["label"]) == (asked[0]["roll"], asked[0]["label"])
-        else:
-            assert choice["first_roll"] is None
-        played.append((choice["command"], faces))
-    raise AssertionError("the fight did not end")
-
-
-def comparable(client: TestClient, eid: str, ids: dict[str, str]) -> list[tuple[str, Any]]:
-    """The events as (type, data), combatant ids named, the dice commitment left out."""
-    text = json.dumps([(e["type"], e["data"]) for e in events(client, eid)])
-    for name, cid in ids.items():
-        text = text.replace(cid, f"<{name}>")
-    records = json.loads(text)
-    records[0][1].pop("dice_commitment")
-    return records
-
-
 def test_given_a_wits_fight_driven_by_choices_and_table_dice_then_it_records_as_all_at_once(
     client: TestClient,
 ) -> None:
     eid, ids = table(client)
-    played = play_by_choices(client, eid, ids)
+    rolled = {name: itertools.cycle(faces) for name, faces in FACES.items()}
+    knocked: set[int] = set()
+    played = play_by_choices(
+        client,
+        eid,
+        ids,
+        pick=lambda answer, state: pick(answer, state, knocked),
+        face=lambda needed: min(next(rolled[needed["roll"]]), needed["sides"]),
+        over=lambda state: state["round"] > 3 or any(x["down"] for x in state["combatants"]),
+        max_commands=MAX_COMMANDS,
+    )
     kinds = {body["type"] for body, _ in played}
     assert {"roll_initiative", "aim", "attack", "defend", "roll_attack", "knock_back"} <= kinds
     assert "end_round" in kinds
-    rolled = {name for _, faces in played for name in faces}
-    assert {"tie:Farthan", "attack", "defense", "damage", "strength"} <= rolled
+    rolled_names = {name for _, faces in played for name in faces}
+    assert {"tie:Farthan", "attack", "defense", "damage", "strength"} <= rolled_names
 
-    again, again_ids = table(client)
-    for body, faces in played:
-        text = json.dumps(body)
-        for name, cid in ids.items():
-            text = text.replace(cid, again_ids[name])
-        r = client.post(f"/encounters/{again}/commands", json=json.loads(text) | {"dice": faces})
-        assert r.status_code == 200, r.text
-    assert comparable(client, again, again_ids) == comparable(client, eid, ids)
-    told = [
-        [x["text"] for x in client.get(f"/encounters/{e}/log").json()["lines"]]
-        for e in (eid, again)
-    ]
-    assert told[0] == told[1]
-    assert any("rolling up: [8+3]" in line for line in told[0])
+    told = replayed_at_once(client, eid, ids, played, table(client))
+    assert any("rolling up: [8+3]" in line for line in told)
 
 
 def test_given_a_hit_when_its_damage_rolls_up_face_by_face_then_so_far_tells_the_story(
@@ -185,33 +124,25 @@ def test_given_a_hit_when_its_damage_rolls_up_face_by_face_then_so_far_tells_the
         f"/encounters/{eid}/commands",
         json={"type": "roll_initiative", "dice": {"tie:Farthan": [5], "tie:Goblin": [2]}},
     )
-    before = events(client, eid)
-    body = {
-        "type": "attack",
-        "combatant": ids["Lief"],
-        "target": ids["Farthan"],
-        "weapon": "short sword",
-        "defense": {"kind": "block"},
-        "dice": {},
-    }
-    story = []
-    for roll, value in [
-        ("attack", 3),
-        ("defense", 15),
-        ("damage", 8),
-        ("damage", 8),
-        ("damage", 2),
-        ("damage", 4),
-    ]:
-        r = client.post(f"/encounters/{eid}/commands", json=body)
-        assert r.status_code == 422 and r.json()["rule"] == "DICE_NEEDED", r.text
-        problem = r.json()
-        assert problem["needed"]["roll"] == roll
-        story.append((problem["needed"], [x["text"] for x in problem["so_far"]]))
-        body["dice"].setdefault(roll, []).append(value)
-        assert events(client, eid) == before  # nothing recorded while a face is missing
-    r = client.post(f"/encounters/{eid}/commands", json=body)
-    assert r.status_code == 200, r.text
+    answer, story = told_face_by_face(
+        client,
+        eid,
+        {
+            "type": "attack",
+            "combatant": ids["Lief"],
+            "target": ids["Farthan"],
+            "weapon": "short sword",
+            "defense": {"kind": "block"},
+        },
+        [
+            ("attack", 3),
+            ("defense", 15),
+            ("damage", 8),
+            ("damage", 8),
+            ("damage", 2),
+            ("damage", 4),
+        ],
+    )
 
     (attack, announced), (block, _), (d8, rolled), (again, _), (twice, _), (d6, _) = story
     assert attack["for"] == ids["Lief"] and block["for"] == ids["Farthan"]
@@ -231,7 +162,7 @@ def test_given_a_hit_when_its_damage_rolls_up_face_by_face_then_so_far_tells_the
     assert "the d8 (short sword) showed an 8: it rolls up" in again["label"]
     assert "showed an 8 again (8 + 8 so far)" in twice["label"]
     assert (d6["die"], d6["sides"], d6["count"]) == (4, 6, 1)
-    damage = next(e for e in r.json()["events"] if e["type"] == "DamageApplied")
+    damage = next(e for e in answer["events"] if e["type"] == "DamageApplied")
     assert damage["data"]["rolls"]["damage"]["dice"][0]["faces"] == [8, 8, 2]
 
 
@@ -286,11 +217,5 @@ def test_given_a_preview_then_nothing_changes_and_server_dice_stay_unseen(
     r = client.post(f"/encounters/{served}/commands", json=body)
     assert r.status_code == 200, r.text
     rolled = next(e for e in r.json()["events"] if e["type"] == "AttackTestRolled")
-    r = client.post(f"/encounters/{served}/commands", json={"type": "end_encounter"})
-    assert r.status_code == 200, r.text
-    secret = next(e for e in r.json()["events"] if e["type"] == "DiceSecretRevealed")["data"][
-        "secret"
-    ]
-    assert all(secret not in text for text in previews)
     assert rolled["data"]["rolls"]["attack"]["source"] == "server"
-    assert client.get(f"/encounters/{served}/verify").json()["ok"] is True
+    secret_unseen(client, served, previews)

@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 
 from domain import commands as c
-from domain.errors import DiceNeeded
-from infra.access import Grant
-from infra.choices import choices as kept
-from tests.builders import DomainTable, HttpTable, Table, of_type
+from tests.builders import DomainTable, Table, of_type
+from tests.choices_play import needed, of, offered, types
 from tests.domain.test_phantasia import creature, pc
 
 
@@ -28,39 +26,12 @@ def fight(*combatants: tuple[str, dict[str, Any]], started: bool = True) -> Doma
     return t
 
 
-def offered(t: DomainTable, player: str | None = None) -> dict[str, Any]:
-    """The answer of GET …/choices: the GM's, or the player's of `player`'s character."""
-    if isinstance(t, HttpTable):
-        headers = {}
-        if player is not None:
-            r = t.client.post(
-                f"/encounters/{t.eid}/tokens",
-                json={"combatants": [t.ids[player]], "label": player},
-            )
-            headers = {"Authorization": f"Bearer {r.json()['token']}"}
-        r = t.client.get(f"/encounters/{t.eid}/choices", headers=headers)
-        assert r.status_code == 200, r.text
-        return r.json()
-    grant = None
-    if player is not None:
-        grant = Grant(str(t.state.id), "player", frozenset({t.ids[player]}), player)
-    return kept(t.encounter, grant, {})
-
-
-def of(answer: dict[str, Any], kind: str, who: str | None = None) -> list[dict[str, Any]]:
-    return [
-        x for x in answer["choices"] if x["type"] == kind and (who is None or x["combatant"] == who)
-    ]
-
-
-def types(t: DomainTable, answer: dict[str, Any], name: str) -> list[str]:
-    return answer["by_combatant"].get(t.ids[name], [])
-
-
-@pytest.fixture
-def domain_only(through: str) -> None:
-    if through != "domain":
-        pytest.skip("the dice asked for are read in the domain")
+def attacks_orc(t: DomainTable, face: int, weapon: str = "sword") -> None:
+    """Endimion's AT on the Orc with `weapon`, the d12 showing `face`."""
+    t.run(
+        c.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon=weapon),
+        attack=[face],
+    )
 
 
 # -- before the fight ----------------------------------------------------------------------
@@ -214,10 +185,7 @@ def test_given_a_stunned_combatants_turn_then_only_its_end_is_offered_to_him():
 def test_given_a_hit_then_only_its_damage_follows_and_the_turn_may_not_end():
     """PHA-DMG-1: the damage of the attack that hit, before anything else offensive."""
     t = fight(("Endimion", pc()), ("Orc", creature()))
-    t.run(
-        c.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon="sword"),
-        attack=[2],
-    )
+    attacks_orc(t, 2)
     answer = offered(t)
     assert answer["step"] == "attack"
     (damage,) = of(answer, "roll_damage")
@@ -229,10 +197,7 @@ def test_given_a_hit_then_only_its_damage_follows_and_the_turn_may_not_end():
 def test_given_a_fumble_then_its_d6_first_and_with_pm_the_choice_of_pm_on_a_6():
     """PHA-CRIT-4, -5: a fumble rolls the d6; result 6 costs PV, or 1 PM if he has one."""
     t = fight(("Endimion", pc()), ("Orc", creature()))
-    t.run(
-        c.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon="sword"),
-        attack=[12],
-    )
+    attacks_orc(t, 12)
     answer = offered(t)
     fumbles = of(answer, "roll_fumble")
     assert sorted(x["command"].get("choice", "pv") for x in fumbles) == ["pm", "pv"]
@@ -249,10 +214,7 @@ def test_given_a_player_missed_with_a_phantasia_point_then_he_and_his_ally_may_r
         ("Lief", pc(phantasia_points=1)),
         ("Orc", creature()),
     )
-    t.run(
-        c.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon="sword"),
-        attack=[11],
-    )
+    attacks_orc(t, 11)
     rerolls = [
         x for x in of(offered(t), "spend_phantasia_point") if x["command"]["use"] == "reroll"
     ]
@@ -287,24 +249,24 @@ def test_given_the_narrator_then_his_forms_are_statuses_not_modifiers():
 # -- the dice asked for, one at a time -----------------------------------------------------
 
 
-def asked(t: DomainTable, command: Any, **dice: list[int]) -> dict[str, Any]:
-    with pytest.raises(DiceNeeded) as e:
-        t.run(command, **dice)
-    return e.value.needed
+# a test reading the Spanish words of a roll (`label_es`, which HTTP shows only as the label
+# of a request in Spanish) runs in the domain alone
+DOMAIN_ONLY = pytest.mark.parametrize("through", ["domain"])
 
 
-def test_given_a_tie_then_each_tied_one_is_asked_and_a_tie_again_says_why(domain_only):
+@DOMAIN_ONLY
+def test_given_a_tie_then_each_tied_one_is_asked_and_a_tie_again_says_why():
     """PHA-INIT-3: tied on the result and AGI, each rolls 1d12; tied again, again."""
     t = DomainTable("phantasia")
     t.add("Orc", creature(), side="foes")
     t.add("Goblin", creature(), side="foes")
     t.run(c.RollInitiative(combatant=t.ids["Orc"], ip=10))
-    first = asked(t, c.RollInitiative(combatant=t.ids["Goblin"], ip=10))
+    first = needed(t, c.RollInitiative(combatant=t.ids["Goblin"], ip=10))
     assert (first["roll"], first["for"]) == ("tie:Orc", t.ids["Orc"])
     assert first["label"] == (
         "Orc is tied with Goblin on initiative 10 and AGI 6: 1d12, the higher acts first"
     )
-    again = asked(
+    again = needed(
         t,
         c.RollInitiative(combatant=t.ids["Goblin"], ip=10),
         **{"tie:Orc": [4], "tie:Goblin": [4]},
@@ -316,13 +278,12 @@ def test_given_a_tie_then_each_tied_one_is_asked_and_a_tie_again_says_why(domain
     assert again["label_es"].startswith("Orc vuelve a empatar con Goblin (todos sacaron 4)")
 
 
-def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_asked_in_turn(
-    domain_only,
-):
+@DOMAIN_ONLY
+def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_asked_in_turn():
     """PHA-CRIT-7: a player's fumbled DF is hit for double damage; PHA-DTH-2: at 0 PV or
     less he falls unconscious and makes a death check at once."""
     t = fight(("Orc", creature()), ("Endimion", pc(current_pv=3)))
-    df = asked(t, c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"))
+    df = needed(t, c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"))
     assert (df["roll"], df["for"], df["sides"]) == ("defense", t.ids["Endimion"], 12)
     assert df["label"] == (
         "Endimion's DF against Orc's attack (axe): 1d12, 7 or less; a 1 is a critical, "
@@ -336,10 +297,10 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
         c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"),
         defense=[12],
     )
-    damage = asked(t, c.RollDamage())
+    damage = needed(t, c.RollDamage())
     assert (damage["roll"], damage["for"]) == ("damage", t.ids["Orc"])
     assert damage["label"] == "Orc's damage with axe on Endimion: 1d8 (double damage on Endimion)"
-    death = asked(t, c.RollDamage(), damage=[4])  # (4 + 0 + 1) × 2 = 10: 3 → −7 PV
+    death = needed(t, c.RollDamage(), damage=[4])  # (4 + 0 + 1) × 2 = 10: 3 → −7 PV
     assert (death["roll"], death["sides"], death["for"]) == ("death", 100, t.ids["Endimion"])
     assert death["label"] == (
         "Endimion's death check (falls unconscious at −7 PV): 1d100, 7 or less kills him"
@@ -351,25 +312,22 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
     assert not of_type(events, "DeathChecked")[0].dies
 
 
-def test_given_two_dice_of_damage_then_the_count_says_how_many_faces_are_left(domain_only):
+def test_given_two_dice_of_damage_then_the_count_says_how_many_faces_are_left():
     t = fight(
         ("Endimion", pc(weapons=[{"name": "flail", "code": "AMG", "damage": "2d6"}])),
         ("Orc", creature()),
     )
-    t.run(
-        c.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon="flail"),
-        attack=[3],
-    )
-    first = asked(t, c.RollDamage())
-    second = asked(t, c.RollDamage(), damage=[5])
+    attacks_orc(t, 3, "flail")
+    first = needed(t, c.RollDamage())
+    second = needed(t, c.RollDamage(), damage=[5])
     assert (first["die"], first["count"], second["die"], second["count"]) == (1, 2, 2, 1)
     assert first["label"] == "Endimion's damage with flail on Orc: 2d6"
 
 
-def test_given_a_jump_missed_by_one_then_the_edge_check_says_why(domain_only):
+def test_given_a_jump_missed_by_one_then_the_edge_check_says_why():
     """PHA-JMP-4: failing by exactly 1, an AGI check to catch the edge."""
     t = fight(("Endimion", pc()), ("Orc", creature()))
-    edge = asked(t, c.Jump(combatant=t.ids["Endimion"], kind="long", metres=3), jump=[8])
+    edge = needed(t, c.Jump(combatant=t.ids["Endimion"], kind="long", metres=3), jump=[8])
     assert edge["roll"] == "edge"
     assert edge["label"] == (
         "Endimion's jump failed by 1: AGI check to catch the edge: 1d12, 8 or less"

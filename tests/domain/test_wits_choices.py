@@ -8,10 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain import commands as c
-from domain.errors import DiceNeeded
-from infra.access import PLAYER_ROLE, Grant
-from infra.choices import choices
-from tests.builders import DomainTable, HttpTable, Table
+from tests.builders import DomainTable, Table
+from tests.choices_play import needed, of, offered, types
 from tests.domain.test_wits import farthan, fighter
 
 
@@ -22,45 +20,6 @@ def duel(a: dict[str, Any] | None = None, b: dict[str, Any] | None = None, **opt
     t.add("Farthan", b or farthan(), side="foes")
     t.run(c.RollInitiative())
     return t
-
-
-def offered(t: DomainTable, player: str | None = None) -> dict[str, Any]:
-    """What the GM (or `player`'s token, bound to that combatant) may send now."""
-    if isinstance(t, HttpTable):
-        headers = {}
-        if player is not None:
-            r = t.client.post(f"/encounters/{t.eid}/tokens", json={"combatants": [t.ids[player]]})
-            assert r.status_code == 201, r.text
-            headers = {"Authorization": f"Bearer {r.json()['token']}"}
-        r = t.client.get(f"/encounters/{t.eid}/choices", headers=headers)
-        assert r.status_code == 200, r.text
-        return r.json()
-    grant = None
-    if player is not None:
-        grant = Grant(t.state.id, PLAYER_ROLE, frozenset({t.ids[player]}), player)
-    return choices(t.encounter, grant, {})
-
-
-def types(t: DomainTable, answer: dict[str, Any], name: str | None) -> list[str]:
-    return answer["by_combatant"].get(t.ids[name] if name else "", [])
-
-
-def of(answer: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    return [x for x in answer["choices"] if x["type"] == kind]
-
-
-def needed(t: DomainTable, command: Any, **dice: list[int]) -> dict[str, Any]:
-    """The roll a command asks for next, given these faces."""
-    if isinstance(t, HttpTable):
-        body = command.model_dump(mode="json", exclude_none=True) | {"dice": dice}
-        r = t.client.post(f"/encounters/{t.eid}/commands", json=body)
-        assert r.status_code == 422 and r.json()["rule"] == "DICE_NEEDED", r.text
-        return r.json()["needed"]
-    try:
-        t.run(command, **dice)
-    except DiceNeeded as e:
-        return e.needed
-    raise AssertionError(f"{command} asked for no more faces")
 
 
 def announce(t: DomainTable, who: str, target: str, weapon: str = "short sword", **kw: Any):

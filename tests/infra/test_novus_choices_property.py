@@ -11,16 +11,16 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.rulesystems.base import Choice
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import boons, rounds, snags
 from domain.rulesystems.novus.choices import STATS, next_action
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
 from infra.app import Fraylog
-from infra.settings import Settings
-from tests.table_dice import refused, send_app
+from tests.choices_play import Book, DrawnFaces, fights, on_sqlite, play_from_choices
 
 MAX_COMMANDS = 40  # a fight's length, or until a side is down
 FREE_FACES = 10  # faces a command draws freely; then chains stop (a 5 ends them)
@@ -38,7 +38,6 @@ TYPES = [
     "save",
     "end_round",
 ]
-# the commands that move the round on are picked three times as often as the others
 ONWARD = {"roll_initiative", "declare", "resolve", "spend_boons", "spend_snags", "end_round"}
 WEAPONS = {
     "sword": {"name": "sword", "dr": 6, "stat": "dex", "ranks": 7, "damage_type": "slashing"},
@@ -52,9 +51,7 @@ WEAPONS = {
 
 @pytest.fixture(scope="module")
 def fraylog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fraylog]:
-    app = Fraylog(Settings(sqlite_path=str(tmp_path_factory.mktemp("novus") / "p.db")))
-    yield app
-    app.close()
+    yield from on_sqlite(tmp_path_factory.mktemp("novus"))
 
 
 @st.composite
@@ -144,6 +141,12 @@ def instance(draw: st.DrawFn, state: EncounterState, kind: str) -> dict[str, Any
     return body
 
 
+def onward_first(data: st.DataObject, offered: list[Choice]) -> Choice:
+    """The commands that move the round on three times as likely as the others."""
+    weighted = [c for c in offered for _ in range(3 if c["type"] in ONWARD else 1)]
+    return data.draw(st.sampled_from(weighted), label="pick")
+
+
 def key_of(state: EncounterState, body: dict[str, Any]) -> str:
     """Under whom `by_combatant` files a command: its combatant; for resolve, the one whose
     action resolves; for spent points, whose roll earned them."""
@@ -157,18 +160,14 @@ def key_of(state: EncounterState, body: dict[str, Any]) -> str:
     return body.get("combatant") or ""
 
 
-def side_down(state: EncounterState) -> bool:
-    sides: dict[str, bool] = {}
-    for who in state.combatants.values():
-        sides[who.side] = sides.get(who.side, True) and who.hits <= 0
-    return any(sides.values())
+def down(state: EncounterState, who: CombatantState) -> bool:
+    return who.hits <= 0
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+NOVUS = Book(TYPES, instance, key_of, down, checks=CHECKS, pick=onward_first)
+
+
+@fights(60)
 @given(data=st.data())
 def test_given_random_novus_fights_when_playing_only_choices_then_each_is_accepted_and_the_rest_refused(  # noqa: E501
     fraylog: Fraylog, data: st.DataObject
@@ -178,39 +177,5 @@ def test_given_random_novus_fights_when_playing_only_choices_then_each_is_accept
     for i in range(count):
         side = "heroes" if i % 2 == 0 else "foes"
         fraylog.add_combatant(UUID(eid), f"C{i}", side, data.draw(stats(), label=f"C{i}"))
-    drawn = [0]
-
-    def face(needed: dict[str, Any]) -> int:
-        drawn[0] += 1
-        if drawn[0] <= FREE_FACES:
-            return data.draw(st.integers(1, needed["sides"]))
-        return 5  # ends any chain (NOV-CORE-2..4)
-
-    for _ in range(MAX_COMMANDS):
-        state = fraylog.state(UUID(eid))
-        if side_down(state):
-            break
-        answer = fraylog.choices(UUID(eid))
-        offered = answer["by_combatant"]
-        for _ in range(CHECKS):
-            kind = data.draw(st.sampled_from(TYPES), label="absent?")
-            body = instance(data.draw, state, kind)
-            if kind not in offered.get(key_of(state, body), []):
-                drawn[0] = 0
-                rule = refused(fraylog, eid, body, face)
-                assert rule is not None, f"{body} is accepted but {kind} is not offered: {offered}"
-                event(f"refused, not offered: {kind}")
-        assert answer["choices"], "nothing to do"
-        weighted = [c for c in answer["choices"] for _ in range(3 if c["type"] in ONWARD else 1)]
-        pick = data.draw(st.sampled_from(weighted), label="pick")
-        drawn[0] = 0
-        _, _, asked = send_app(fraylog, eid, pick["command"], face)  # raises if refused
-        assert {n["roll"] for n in asked} <= set(pick["rolls"]), (pick, asked)
-        if asked:
-            first = pick["first_roll"]
-            assert (first["roll"], first["die"], first["label"]) == (
-                asked[0]["roll"],
-                asked[0]["die"],
-                asked[0]["label"],
-            )
-        event(f"picked: {pick['type']}")
+    faces = DrawnFaces(data, FREE_FACES, lambda needed: 5)  # a 5 ends any chain (NOV-CORE-2..4)
+    play_from_choices(fraylog, eid, data, NOVUS, faces, MAX_COMMANDS)

@@ -12,20 +12,22 @@ or ip, situational modifiers, cover, offensive, doublings)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 from uuid import UUID
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
+from domain.commands import Act
 from domain.errors import DomainError
+from domain.rulesystems.base import Choice
 from domain.rulesystems.phantasia import attacks, turns
 from domain.rulesystems.phantasia.choices import PLAY_TYPES
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
 from infra.app import Fraylog
-from infra.settings import Settings
-from tests.table_dice import refused, send_app
+from tests.choices_play import Book, DrawnFaces, fights, on_sqlite, play_from_choices, settling
+from tests.table_dice import send_app
 
 MAX_COMMANDS = 40  # a fight's length, or until a side is down
 FREE_FACES = 12  # faces a command draws freely; then ties settle
@@ -59,24 +61,12 @@ STATUSES = [
     "grabbed",
 ]
 CHARACTERISTICS = ["fue", "agi", "int", "vit", "sue", "ca"]
-ACTS = [
-    "move",
-    "switch_weapon",
-    "reload",
-    "use_item",
-    "defense",
-    "stand_up",
-    "prepare",
-    "cast_power",
-    "other",
-]
+ACTS = get_args(Act.model_fields["action"].annotation)  # every other action an act may be
 
 
 @pytest.fixture(scope="module")
 def fraylog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fraylog]:
-    app = Fraylog(Settings(sqlite_path=str(tmp_path_factory.mktemp("phantasia") / "p.db")))
-    yield app
-    app.close()
+    yield from on_sqlite(tmp_path_factory.mktemp("phantasia"))
 
 
 @st.composite
@@ -226,19 +216,25 @@ def key_of(state: EncounterState, body: dict[str, Any]) -> str:
     return str(body.get("combatant") or "")
 
 
-def side_down(state: EncounterState) -> bool:
-    sides: dict[str, bool] = {}
-    for who in state.combatants.values():
-        down = who.has("dead") or who.has("unconscious")
-        sides[who.side] = sides.get(who.side, True) and down
-    return any(sides.values())
+def down(state: EncounterState, who: CombatantState) -> bool:
+    return who.has("dead") or who.has("unconscious")
 
 
-@settings(
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+def by_type(data: st.DataObject, offered: list[Choice]) -> Choice:
+    """A type offered, then one choice of it: each type as likely, however many it has."""
+    kind = data.draw(st.sampled_from(sorted({c["type"] for c in offered})), label="type")
+    return data.draw(st.sampled_from([c for c in offered if c["type"] == kind]), label="pick")
+
+
+def alive(state: EncounterState, key: str) -> bool:
+    """The encounter's own commands and the living's (the dead's are left out)."""
+    return key == "" or key in living(state)
+
+
+PHANTASIA = Book(PLAY_TYPES, instance, key_of, down, pick=by_type, tried=alive)
+
+
+@fights(20)
 @given(data=st.data())
 def test_given_random_phantasia_fights_when_playing_only_choices_then_each_is_accepted_and_the_rest_refused(  # noqa: E501
     fraylog: Fraylog, data: st.DataObject
@@ -267,39 +263,5 @@ def test_given_random_phantasia_fights_when_playing_only_choices_then_each_is_ac
             send_app(fraylog, eid, body, lambda needed: 1)
         except DomainError as refusal:  # a status the rules turn down here: not a given
             event(f"status refused: {refusal}")
-    faces_drawn = [0]
-
-    def face(needed: dict[str, Any]) -> int:
-        faces_drawn[0] += 1
-        if faces_drawn[0] <= FREE_FACES:
-            return data.draw(st.integers(1, needed["sides"]))
-        if needed["roll"].startswith("tie:"):  # every tied one a different face: it settles
-            return 1 + names.index(needed["roll"][4:])
-        return 1
-
-    for _ in range(MAX_COMMANDS):
-        state = fraylog.state(UUID(eid))
-        if side_down(state):
-            break
-        answer = fraylog.choices(UUID(eid))
-        offered = answer["by_combatant"]
-        kind = data.draw(st.sampled_from(PLAY_TYPES), label="absent?")
-        body = instance(data.draw, state, kind)
-        key = key_of(state, body)
-        if kind not in offered.get(key, []) and (key == "" or key in living(state)):
-            faces_drawn[0] = 0
-            rule = refused(fraylog, eid, body, face)
-            assert rule is not None, f"{body} is accepted but {kind} is not offered: {offered}"
-            event(f"refused, not offered: {kind}")
-        assert answer["choices"], "nothing to do"
-        kinds = sorted({c["type"] for c in answer["choices"]})
-        kind = data.draw(st.sampled_from(kinds), label="type")
-        pick = data.draw(
-            st.sampled_from([c for c in answer["choices"] if c["type"] == kind]), label="pick"
-        )
-        faces_drawn[0] = 0
-        _events, _faces, asked = send_app(fraylog, eid, pick["command"], face)  # raises if refused
-        assert {n["roll"] for n in asked} <= set(pick["rolls"]), (pick, asked)
-        if asked:
-            assert pick["first_roll"]["roll"] == asked[0]["roll"], (pick, asked)
-        event(f"picked: {pick['type']}")
+    faces = DrawnFaces(data, FREE_FACES, settling(names))
+    play_from_choices(fraylog, eid, data, PHANTASIA, faces, MAX_COMMANDS)

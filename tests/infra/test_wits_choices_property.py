@@ -1,7 +1,8 @@
 """Wits `choices` against the rules: random fights played on the application (SQLite,
 manual dice, no tokens) by picking only from `fraylog.choices(eid)`, the table dice fed one
-face at a time, check that every pick is accepted; and that a command type absent from
-`by_combatant` for a combatant is refused, whatever instance of it is sent."""
+face at a time, check that every pick is accepted and asks only for the rolls it names, the
+first as its `first_roll` says; and that a command type absent from `by_combatant` for a
+combatant is refused, whatever instance of it is sent."""
 
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.rulesystems.wits import turns
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
 from infra.app import Fraylog
-from infra.settings import Settings
-from tests.table_dice import refused, send_app
+from tests.choices_play import Book, DrawnFaces, fights, on_sqlite, play_from_choices, settling
 
 MAX_COMMANDS = 40  # a fight's length, or until a side is down
 FREE_FACES = 12  # faces a command draws freely; then chains stop and ties break
@@ -52,9 +52,7 @@ WEAPONS = {
 
 @pytest.fixture(scope="module")
 def fraylog(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fraylog]:
-    app = Fraylog(Settings(sqlite_path=str(tmp_path_factory.mktemp("wits") / "p.db")))
-    yield app
-    app.close()
+    yield from on_sqlite(tmp_path_factory.mktemp("wits"))
 
 
 @st.composite
@@ -164,18 +162,14 @@ def key_of(state: EncounterState, body: dict[str, Any]) -> str:
     return body.get("combatant") or ""
 
 
-def side_down(state: EncounterState) -> bool:
-    sides: dict[str, bool] = {}
-    for who in state.combatants.values():
-        sides[who.side] = sides.get(who.side, True) and turns.is_down(state, who)
-    return any(sides.values())
+def down(state: EncounterState, who: CombatantState) -> bool:
+    return turns.is_down(state, who)
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+WITS = Book(TYPES, instance, key_of, down)
+
+
+@fights(40)
 @given(data=st.data())
 def test_given_random_wits_fights_when_playing_only_choices_then_each_is_accepted_and_the_rest_refused(  # noqa: E501
     fraylog: Fraylog, data: st.DataObject
@@ -186,31 +180,5 @@ def test_given_random_wits_fights_when_playing_only_choices_then_each_is_accepte
     names = [f"C{i}" for i in range(count)]
     for i, name in enumerate(names):
         fraylog.add_combatant(UUID(eid), name, "ab"[i % 2], data.draw(stats(), label=name))
-    faces_drawn = [0]
-
-    def face(needed: dict[str, Any]) -> int:
-        faces_drawn[0] += 1
-        if faces_drawn[0] <= FREE_FACES:
-            return data.draw(st.integers(1, needed["sides"]))
-        if needed["roll"].startswith("tie:"):  # every tied one a different face: it settles
-            return 1 + names.index(needed["roll"][4:])
-        return 1  # no more roll-ups
-
-    for _ in range(MAX_COMMANDS):
-        state = fraylog.state(UUID(eid))
-        if side_down(state):
-            break
-        answer = fraylog.choices(UUID(eid))
-        offered = answer["by_combatant"]
-        kind = data.draw(st.sampled_from(TYPES), label="absent?")
-        body = instance(data.draw, state, kind)
-        if kind not in offered.get(key_of(state, body), []):
-            faces_drawn[0] = 0
-            rule = refused(fraylog, eid, body, face)
-            assert rule is not None, f"{body} is accepted but {kind} is not offered: {offered}"
-            event(f"refused, not offered: {kind}")
-        assert answer["choices"], "nothing to do"
-        pick = data.draw(st.sampled_from(answer["choices"]), label="pick")
-        faces_drawn[0] = 0
-        send_app(fraylog, eid, pick["command"], face)  # raises if refused
-        event(f"picked: {pick['type']}")
+    faces = DrawnFaces(data, FREE_FACES, settling(names))  # then no more roll-ups
+    play_from_choices(fraylog, eid, data, WITS, faces, MAX_COMMANDS)
