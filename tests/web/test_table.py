@@ -161,6 +161,11 @@ def in_sync(pages: list[Any], position: int, within_ms: int = 1000) -> None:
         )
 
 
+def settled(page: Any) -> None:
+    """The screen is done with its last command (a click while busy is refused)."""
+    page.locator("body:not(.busy)").wait_for(timeout=10_000)
+
+
 def top_shot(page: Any, name: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, name)
@@ -243,14 +248,32 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
     assert big_stat(player, "Bo", fight["big"]) == expected
     assert gm.locator("#log li.voided").count() >= 2
     # undo the last command, then redo it, by the buttons the GM's corrections offer
+    settled(gm)
     gm.locator("#corrections button", has_text="Undo").click()
     expect(gm.locator("#corrections button", has_text="Redo")).to_have_count(1)
     expect(gm.locator("#choices-status")).to_contain_text("undoes")
+    settled(gm)
     gm.locator("#corrections button", has_text="Redo").click()
     expect(gm.locator("#corrections button", has_text="Redo")).to_have_count(0)
     expect(gm.locator("#choices-status")).to_contain_text("redoes")
 
-    gm.locator('article.card[data-name="Ana"] summary', has_text="GM tools").click()  # fold
+    # the GM's adjustments from the card's tools: hits in every book, a status in PHANTÄSIA
+    ana = gm.locator('article.card[data-name="Ana"]')
+    ana_before = int(big_stat(gm, "Ana", fight["big"]).split("/")[0])
+    settled(gm)
+    ana.get_by_label("Adjust Ana").select_option(label="adjust hits")
+    ana.get_by_label("amount", exact=True).fill("-2")
+    ana.get_by_label("reason", exact=True).fill("a fall")
+    ana.get_by_role("button", name="Apply").click()
+    expect(ana.locator(".stat.big dd")).to_contain_text(f"{ana_before - 2} /")
+    if book == "phantasia":
+        settled(gm)
+        ana.get_by_label("Adjust Ana").select_option(label="apply status")
+        ana.get_by_label("status", exact=True).select_option("haste")
+        ana.get_by_label("turns", exact=True).fill("3")
+        ana.get_by_role("button", name="Apply").click()
+        expect(ana.locator(".statuses")).to_contain_text("haste · Rapidez (3 turns)")
+    ana.locator("summary", has_text="GM tools").click()  # folded for the screenshots
     for size, name in ((TABLET, "tablet"), (PHONE, "phone")):
         gm.set_viewport_size(size)
         fits(gm, size["width"])

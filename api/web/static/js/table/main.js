@@ -23,7 +23,7 @@ ctx.say = (text, bad = false) => {
 
 /** Run a command (asking the table for its dice), then show what it changed. */
 ctx.run = async (body) => {
-  if (ctx.busy) return;
+  if (ctx.busy) { ctx.say("Wait: the last move is still on its way."); return; }
   ctx.busy = true;
   document.body.classList.add("busy");
   try {
@@ -45,9 +45,22 @@ ctx.run = async (body) => {
   }
 };
 
+// each card's GM tools are kept across redraws (a half-filled form survives the feed)
+// and drawn anew only when what they offer changes
+const toolsKept = new Map();
+
 function gmTools(c) {
   if (ctx.role !== "gm") return [];
   const overrides = (ctx.choices?.overrides || []).filter((o) => o.combatant === c.id);
+  const signature = JSON.stringify([c.name, overrides, [...ctx.names]]);
+  const kept = toolsKept.get(c.id);
+  if (kept?.signature === signature) return [kept.node];
+  const [node] = makeTools(c, overrides);
+  toolsKept.set(c.id, { signature, node });
+  return [node];
+}
+
+function makeTools(c, overrides) {
   const key = `tools-${c.id}`;
   const body = el("div.tools-body");
   const tools = el("details.tools", { open: ctx.open.has(key), ontoggle: () => (tools.open ? ctx.open.add(key) : ctx.open.delete(key)) },
