@@ -159,6 +159,8 @@ def phantasia_fight(base: str) -> tuple[Fight, dict[str, int]]:
 def open_replay(page: Any, fight: Fight) -> None:
     page.goto(fight.replay)
     page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+    page.wait_for_selector("body[data-events=ready]", timeout=10_000)
+    page.wait_for_selector("#badge[data-ok]", timeout=10_000)
 
 
 def slide_to(page: Any, version: int) -> None:
@@ -395,13 +397,22 @@ def test_given_a_500_event_fight_then_the_replay_opens_in_under_a_second(open_co
     page = watched.page()
     page.goto("/web/favicon.svg")  # the browser up; the timing is the replay's own
     started = time.monotonic()
-    open_replay(page, f)
+    page.goto(f.replay)
+    page.wait_for_selector("body[data-ready=true]", timeout=10_000)
     elapsed = time.monotonic() - started
-    print(
-        f"500 events: the timeline ready {elapsed * 1000:.0f} ms after navigation "
-        f"({page.evaluate('document.body.dataset.openedMs')} ms after the script started)"
+    page.wait_for_selector("body[data-events=ready]", timeout=10_000)
+    # by the browser's clock, from the navigation's start (this process, which also runs
+    # the server, adds its own delays to the wall time it sees)
+    ready, script, chart = (
+        int(page.evaluate(f"document.body.dataset.{key}"))
+        for key in ("readyAt", "openedMs", "eventsMs")
     )
-    assert elapsed < 1.0
+    print(
+        f"500 events: the timeline ready {ready} ms after navigation ({script} ms after the"
+        f" script started; {elapsed * 1000:.0f} ms wall time here), the chart"
+        f" {chart - script} ms later"
+    )
+    assert ready < 1000
     assert page.locator("#log li").count() == 500
     assert page.locator("#slider").get_attribute("max") == "500"
     slide_to(page, 250)

@@ -154,12 +154,15 @@ function buildLog(lines) {
     const li = document.createElement("li");
     li.dataset.position = line.position;
     li.value = line.position;
+    const number = document.createElement("span");
+    number.className = "pos";
+    text(number, line.position);
     const body = document.createElement("span");
     body.className = "text";
     text(body, line.text);
     const note = document.createElement("span");
     note.className = "void-note";
-    li.append(body, note);
+    li.append(number, body, note);
     frag.append(li);
     state.items.push(li);
   }
@@ -171,18 +174,22 @@ const CORRECTIONS = { RollVoided: "void", CommandUndone: "undo", CommandRedone: 
 /** What voided a line: the correction's position, kind and reason (its full line on hover). */
 function voidNote(by) {
   const e = state.events[by - 1];
-  const kind = e && (CORRECTIONS[e.type] || e.type);
+  const type = e?.type || state.lines.get(by)?.type;
+  const kind = type && (CORRECTIONS[type] || type);
   const reason = e?.data?.reason;
   return `voided by event ${by}${kind ? ` (${kind}${reason ? `: ${reason}` : ""})` : ""}`;
 }
 
 function showLog(n) {
+  const known = state.events.length; // the corrections' reasons once the events are in
   for (const li of state.items) {
     const pos = Number(li.dataset.position);
-    const line = state.lines.get(pos);
-    li.hidden = pos > n;
-    const by = line.voided_by;
+    const by = state.lines.get(pos).voided_by;
     const voided = by != null && by <= n;
+    const key = `${pos > n}|${voided}|${by != null && !voided}|${pos === n}|${known}`;
+    if (li.dataset.key === key) continue; // unchanged since the last move
+    li.dataset.key = key;
+    li.hidden = pos > n;
     li.classList.toggle("voided", voided);
     li.classList.toggle("voided-later", by != null && by > n);
     li.classList.toggle("current", pos === n);
@@ -411,16 +418,15 @@ async function start() {
     return fail("This browser holds no token for this fight: open the replay with the link the GM shares (it ends in #token=…).");
   }
   const started = performance.now();
-  const verified = client.verify().then(showVerify, (err) => {
-    text($("badge"), `Could not verify: ${problemText(err)}`);
-  });
-  let events, log, current;
+  // the timeline needs the log and the latest view; the events (page by page) follow for
+  // the chart, the corrections' reasons and the commands' ends; the verification last
+  let log, current;
   try {
-    [events, log, current] = await Promise.all([allEvents(), client.log(), client.view()]);
+    [log, current] = await Promise.all([client.log(), client.view()]);
   } catch (err) {
     return fail(`Could not open this fight: ${problemText(err)}`);
   }
-  state.events = events;
+  const events = allEvents();
   state.last = current.version;
   state.ruleset = current.ruleset;
   state.name = current.name;
@@ -431,19 +437,33 @@ async function start() {
   const slider = $("slider");
   slider.max = String(state.last);
   $("diff-from").max = $("diff-to").max = String(state.last);
-  // by default, from once everyone is in the fight (the last combatant added) to now
-  const joined = events.filter((e) => e.type === "CombatantAdded").map((e) => e.position);
-  $("diff-from").value = String(joined.length && joined.at(-1) < state.last ? joined.at(-1) : 1);
+  $("diff-from").value = "1";
   $("diff-to").value = String(state.last);
   buildLog(log.lines);
   wire();
   $("replay").hidden = false;
-  drawHits();
   go(state.last, { now: true });
   showView(current);
   document.body.dataset.ready = "true";
   document.body.dataset.openedMs = String(Math.round(performance.now() - started));
-  await verified;
+  document.body.dataset.readyAt = String(Math.round(performance.now())); // since navigation
+
+  try {
+    state.events = (await events).filter((e) => e.position <= state.last);
+  } catch (err) {
+    text($("chart"), `Could not read the events: ${problemText(err)}`);
+    return;
+  }
+  // the diff, by default, from once everyone is in the fight (the last combatant added)
+  const joined = state.events.filter((e) => e.type === "CombatantAdded").map((e) => e.position);
+  if (joined.length && joined.at(-1) < state.last) $("diff-from").value = String(joined.at(-1));
+  drawHits();
+  showLog(state.version);
+  document.body.dataset.events = "ready";
+  document.body.dataset.eventsMs = String(Math.round(performance.now() - started));
+  client.verify().then(showVerify, (err) => {
+    text($("badge"), `Could not verify: ${problemText(err)}`);
+  });
 }
 
 start();
