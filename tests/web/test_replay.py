@@ -360,6 +360,20 @@ def test_given_a_novus_fight_then_the_replay_shows_its_words_and_fits_each_scree
     slide_to(page, at["void"])
     screenshot(page, "replay-novus-laptop")
 
+    # a command recorded elsewhere reaches the open replay by the live feed within a second;
+    # one looking at an earlier version stays there, one at the end follows
+    page.wait_for_selector("#replay[data-feed=live]")
+    slide_to(page, last)
+    fight.cmd({"type": "adjust_hits", "combatant": fight.ids["Goblin"], "amount": -3})
+    page.wait_for_selector(f"#replay[data-shown='{last + 1}']", timeout=1_000)
+    assert page.locator("#slider").get_attribute("max") == str(last + 1)
+    now = {c["id"]: c["hits"] for c in fight.get()["combatants"]}
+    assert shown_values(page) == now
+    assert page.locator("#log li").count() == last + 1
+    page.wait_for_function(
+        f"document.querySelector('#badge').textContent.includes('({last + 1} events)')"
+    )
+
     for size, name in ((PHONE, "phone"), (TABLET, "tablet")):
         other = open_context(size).page()
         open_replay(other, fight)

@@ -225,7 +225,7 @@ function go(n, { now = false } = {}) {
   $("first").disabled = $("prev").disabled = n <= 1;
   $("next").disabled = $("last").disabled = n >= state.last;
   text($("fork-at"), n);
-  $("fork-name").value = `${state.name} — from version ${n}`.slice(0, 120);
+  if (!$("fork-name").dataset.edited) $("fork-name").value = `${state.name} — from version ${n}`.slice(0, 120);
   text($("fork-status"), "");
   showLog(n);
   state.chart?.mark(n);
@@ -392,6 +392,7 @@ function wire() {
     ev.preventDefault();
     fork(state.version, $("fork-name").value);
   });
+  $("fork-name").addEventListener("input", () => { $("fork-name").dataset.edited = "true"; });
   $("export-ndjson").addEventListener("click", () => download("ndjson"));
   $("export-csv").addEventListener("click", () => download("csv"));
   let width = 0;
@@ -461,9 +462,51 @@ async function start() {
   showLog(state.version);
   document.body.dataset.events = "ready";
   document.body.dataset.eventsMs = String(Math.round(performance.now() - started));
-  client.verify().then(showVerify, (err) => {
+  const verify = () => client.verify().then(showVerify, (err) => {
     text($("badge"), `Could not verify: ${problemText(err)}`);
   });
+  verify();
+  follow(verify);
+}
+
+/** New events from the live feed: the timeline grows (and follows them when it was at the
+ *  end), the log, the chart and the badge with it. */
+function follow(verify) {
+  const fresh = [];
+  let busy = Promise.resolve();
+  client.follow({
+    after: state.last,
+    onEvent: (record) => { if (record.position > state.last) fresh.push(record); },
+    onView: (v) => {
+      busy = busy.then(() => grow(fresh.splice(0), v, verify)).catch(() => {});
+    },
+    onState: (s) => { $("replay").dataset.feed = s; },
+  });
+}
+
+async function grow(records, v, verify) {
+  if (v.version <= state.last) return;
+  const log = await client.log(); // voids reach back: every line's voided_by may change
+  const atEnd = state.version === state.last;
+  const known = new Set(state.events.map((e) => e.position));
+  state.events.push(...records.filter((e) => !known.has(e.position) && e.position <= v.version));
+  if (state.events.length < v.version) { // a gap (a reconnect): read what is missing
+    const after = state.events.length ? state.events.at(-1).position : 0;
+    const page = await client.events({ after, until: v.version, limit: 1000 });
+    state.events.push(...page.events);
+  }
+  // a void changes voided_by on older events too
+  const by = new Map(log.lines.map((l) => [l.position, l.voided_by]));
+  for (const e of state.events) if (by.has(e.position)) e.voided_by = by.get(e.position);
+  state.last = v.version;
+  state.views.set(v.version, v);
+  $("slider").max = String(state.last);
+  $("diff-from").max = $("diff-to").max = String(state.last);
+  buildLog(log.lines.filter((l) => l.position <= state.last));
+  drawHits();
+  go(atEnd ? state.last : state.version, { now: true });
+  $("replay").dataset.last = String(state.last);
+  verify();
 }
 
 start();
