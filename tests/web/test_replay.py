@@ -454,3 +454,16 @@ def test_given_a_phantasia_fight_then_the_replay_speaks_of_pv(open_context: Any)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     slide_to(phone, at["void"])
     screenshot(phone, "replay-phantasia-phone")
+
+
+def test_given_no_token_in_this_browser_then_the_replay_says_how_to_open_it(
+    open_context: Any,
+) -> None:
+    watched = open_context(PHONE)
+    fight = Fight(watched.base, "novus", "Unshared")
+    page = watched.page()
+    page.goto(f"/e/{fight.id}/replay")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "open the replay with the link the GM shares" in alert.inner_text()
+    assert page.locator("#replay").is_hidden() and page.locator("#badge").is_hidden()

@@ -29,6 +29,7 @@ function fail(message) {
   const box = $("fatal");
   text(box, message);
   box.hidden = false;
+  $("badge").hidden = true;
 }
 
 function problemText(e) {
