@@ -21,10 +21,10 @@ from tests.web.conftest import LAPTOP, PHONE, TABLET, screenshot
 class Fight:
     """An encounter driven over HTTP with the GM's token."""
 
-    def __init__(self, base: str, ruleset: str, name: str) -> None:
+    def __init__(self, base: str, ruleset: str, name: str, dice: str = "manual") -> None:
         self.http = httpx.Client(base_url=base, timeout=30)
         r = self.http.post(
-            "/encounters", json={"name": name, "ruleset": ruleset, "dice_source": "manual"}
+            "/encounters", json={"name": name, "ruleset": ruleset, "dice_source": dice}
         )
         assert r.status_code == 201, r.text
         self.id = r.json()["id"]
@@ -467,3 +467,24 @@ def test_given_no_token_in_this_browser_then_the_replay_says_how_to_open_it(
     alert.wait_for()
     assert "open the replay with the link the GM shares" in alert.inner_text()
     assert page.locator("#replay").is_hidden() and page.locator("#badge").is_hidden()
+
+
+def test_given_server_dice_then_the_badge_says_awaiting_the_reveal_then_proven(
+    open_context: Any,
+) -> None:
+    watched = open_context(LAPTOP)
+    f = Fight(watched.base, "novus", "Fair dice", dice="server")
+    f.add("Brakka", novus_stats(), "heroes")
+    f.add("Goblin", target_stats(), "foes")
+    f.cmd({"type": "roll_initiative"})
+    page = watched.page()
+    open_replay(page, f)
+    detail = page.locator("#verify-detail")
+    assert page.locator("#badge").inner_text().startswith("✔ Hash chain intact")
+    unrevealed = f.get("/verify")["dice"]["unrevealed"]
+    assert unrevealed > 0
+    assert f"{unrevealed} server faces await the reveal" in detail.inner_text()
+    f.cmd({"type": "end_encounter"})
+    open_replay(page, f)
+    checked = f.get("/verify")["dice"]["checked"]
+    assert f"server dice proven ({checked} faces re-derived)" in detail.inner_text()
