@@ -84,7 +84,10 @@ def wits_fight(base: str) -> tuple[Fight, dict[str, int]]:
     for amount in (-3, -4, 2):
         f.cmd({"type": "adjust_hits", "combatant": lief, "amount": amount})
     f.cmd({"type": "adjust_hits", "combatant": far, "amount": -5})
+    undo = f.cmd({"type": "undo"})["events"][0]["position"]
+    f.cmd({"type": "redo"})
     return f, {
+        "undo": undo,
         "voided": rolled,
         "void": void["events"][0]["position"],
         "again": again["events"][0]["position"],
@@ -234,6 +237,20 @@ def test_given_a_wits_fight_then_the_replay_shows_the_api_at_each_version(
         .split()
     )
     assert page.locator(f"#log li[data-position='{at['void'] + 1}']").is_hidden()
+
+    # an undo redone: struck through as of the undo, not once redone, as the API's log says
+    for n in (at["undo"] - 1, at["undo"], last):
+        slide_to(page, n)
+        struck = page.eval_on_selector_all(
+            "#log li.voided", "ls => ls.map(l => [+l.dataset.position, +l.dataset.voidedBy])"
+        )
+        api = fight.get("/log", until=n)["lines"]
+        assert struck == [[x["position"], x["voided_by"]] for x in api if x["voided_by"]], n
+    undone = page.locator(f"#log li[data-position='{at['undo'] - 1}']")
+    slide_to(page, at["undo"])
+    assert "voided by event" in undone.inner_text() and "(undo" in undone.inner_text()
+    slide_to(page, last)
+    assert "voided" not in undone.get_attribute("class").split()
 
     # the chart has a line per combatant, labelled axes and a legend
     assert page.locator("#chart svg path.series").count() == 2

@@ -21,6 +21,11 @@ const state = {
   name: "",
   chart: null,
   wanted: 0, // the version whose view is to be shown (a later answer wins)
+  // the log's voided_by is as of now; while no correction is itself voided (an undo
+  // redone, a void voided) that also tells what was void at any N. Otherwise the log as
+  // of N is read when the slider stops there: version → Map(position → voided_by)
+  exactVoids: false,
+  voidsAt: new Map(),
 };
 
 function text(node, value) { node.textContent = value == null ? "" : String(value); }
@@ -141,6 +146,7 @@ function showView(v) {
   const list = $("combatants");
   list.replaceChildren(...sorted.map((c) => combatantCard(c, b, v.acting)));
   if (!sorted.length) list.innerHTML = "<li class=\"muted\">No combatants yet.</li>";
+  $("combatants").classList.remove("stale");
   $("replay").dataset.shown = String(v.version);
 }
 
@@ -149,6 +155,9 @@ function showView(v) {
 function buildLog(lines) {
   const log = $("log");
   state.items = [];
+  state.voidsAt.clear();
+  state.exactVoids = lines.some((l) => l.type in CORRECTIONS && l.voided_by != null);
+  if (state.exactVoids) state.voidsAt.set(state.last, new Map(lines.map((l) => [l.position, l.voided_by])));
   const frag = document.createDocumentFragment();
   for (const line of lines) {
     state.lines.set(line.position, line);
@@ -183,21 +192,23 @@ function voidNote(by) {
 
 function showLog(n) {
   const known = state.events.length; // the corrections' reasons once the events are in
+  const exact = state.voidsAt.get(n);
   for (const li of state.items) {
     const pos = Number(li.dataset.position);
-    const by = state.lines.get(pos).voided_by;
-    const voided = by != null && by <= n;
-    const key = `${pos > n}|${voided}|${by != null && !voided}|${pos === n}|${known}`;
+    const now = state.lines.get(pos).voided_by;
+    const by = exact ? (exact.get(pos) ?? null) : now != null && now <= n ? now : null;
+    const later = by == null && now != null && now > n ? now : null;
+    const key = `${pos > n}|${by}|${later}|${pos === n}|${known}`;
     if (li.dataset.key === key) continue; // unchanged since the last move
     li.dataset.key = key;
     li.hidden = pos > n;
-    li.classList.toggle("voided", voided);
-    li.classList.toggle("voided-later", by != null && by > n);
+    li.classList.toggle("voided", by != null);
+    li.classList.toggle("voided-later", later != null);
     li.classList.toggle("current", pos === n);
     const note = li.lastChild;
-    text(note, voided ? voidNote(by) : by != null ? `(voided later, by event ${by})` : "");
-    note.title = by != null ? state.lines.get(by)?.text || "" : "";
-    if (voided) li.dataset.voidedBy = by; else delete li.dataset.voidedBy;
+    text(note, by != null ? voidNote(by) : later != null ? `(voided later, by event ${later})` : "");
+    note.title = by != null || later != null ? state.lines.get(by ?? later)?.text || "" : "";
+    if (by != null) li.dataset.voidedBy = by; else delete li.dataset.voidedBy;
   }
   const log = $("log");
   const current = state.items[n - 1];
@@ -232,9 +243,21 @@ function go(n, { now = false } = {}) {
   state.chart?.mark(n);
   state.wanted = n;
   clearTimeout(timer);
-  const load = () => view(n).then((v) => { if (state.wanted === n) showView(v); })
-    .catch((err) => { if (state.wanted === n) text($("state-line"), `Could not load version ${n}: ${problemText(err)}`); });
-  if (now || state.views.get(n)?.version) load(); else timer = setTimeout(load, 90);
+  const cached = state.views.get(n)?.version && (!state.exactVoids || state.voidsAt.has(n));
+  if (!cached) $("combatants").classList.add("stale");
+  const load = () => Promise.all([view(n), voidsAt(n)]).then(([v]) => {
+    if (state.wanted !== n) return;
+    showLog(n);
+    showView(v);
+  }).catch((err) => { if (state.wanted === n) text($("state-line"), `Could not load version ${n}: ${problemText(err)}`); });
+  if (now || cached) load(); else timer = setTimeout(load, 90);
+}
+
+/** What was void as of version n, where the log as of now cannot tell (see exactVoids). */
+async function voidsAt(n) {
+  if (!state.exactVoids || state.voidsAt.has(n)) return;
+  const log = await client.log(n);
+  state.voidsAt.set(n, new Map(log.lines.map((l) => [l.position, l.voided_by])));
 }
 
 // ---- diff
