@@ -183,6 +183,14 @@ def shown_values(page: Any) -> dict[str, int]:
     )
 
 
+def chart_ends(page: Any) -> dict[str, int]:
+    """Where each combatant's line in the chart ends."""
+    return page.eval_on_selector_all(
+        "#legend li",
+        "ls => Object.fromEntries(ls.map(l => [l.dataset.combatant, +l.dataset.final]))",
+    )
+
+
 def test_given_a_wits_fight_then_the_replay_shows_the_api_at_each_version(
     open_context: Any,
 ) -> None:
@@ -255,6 +263,7 @@ def test_given_a_wits_fight_then_the_replay_shows_the_api_at_each_version(
     # the chart has a line per combatant, labelled axes and a legend
     assert page.locator("#chart svg path.series").count() == 2
     assert page.locator("#legend li").all_inner_texts() == ["Lief", "Farthan"]
+    assert chart_ends(page) == {c["id"]: c["health"] for c in fight.get()["combatants"]}
     assert page.locator("#chart svg text.label").all_text_contents() == [
         "Version (event)",
         "Current Health",
@@ -371,6 +380,7 @@ def test_given_a_novus_fight_then_the_replay_shows_its_words_and_fits_each_scree
             c["id"]: c["hits"] for c in fight.get(version=n)["combatants"]
         }
     assert page.locator("#chart svg text.label").all_text_contents() == ["Version (event)", "Hits"]
+    assert chart_ends(page) == {c["id"]: c["hits"] for c in fight.get()["combatants"]}
     assert page.locator(".card .meter-label span").first.inner_text() == "Hits"
     line = page.locator(f"#log li[data-position='{at['voided']}']")
     assert f"voided by event {at['void']}" in line.inner_text()
@@ -386,6 +396,7 @@ def test_given_a_novus_fight_then_the_replay_shows_its_words_and_fits_each_scree
     assert page.locator("#slider").get_attribute("max") == str(last + 1)
     now = {c["id"]: c["hits"] for c in fight.get()["combatants"]}
     assert shown_values(page) == now
+    assert chart_ends(page) == now
     assert page.locator("#log li").count() == last + 1
     page.wait_for_function(
         f"document.querySelector('#badge').textContent.includes('({last + 1} events)')"
@@ -461,6 +472,7 @@ def test_given_a_phantasia_fight_then_the_replay_speaks_of_pv(open_context: Any)
         api = {c["id"]: c["pv"] for c in fight.get(version=n)["combatants"]}
         assert shown_values(page) == api
     assert page.locator("#chart svg text.label").all_text_contents() == ["Version (event)", "PV"]
+    assert chart_ends(page) == {c["id"]: c["pv"] for c in fight.get()["combatants"]}
     assert page.locator(".card .meter-label span").first.inner_text() == "PV"
     line = page.locator(f"#log li[data-position='{at['voided']}']")
     assert "voided" in line.get_attribute("class").split()

@@ -107,6 +107,7 @@ export function drawChart(box, legend, { series, last, measure, onPick }) {
     sw.style.borderTopStyle = dash ? "dashed" : "solid";
     item.append(sw, document.createTextNode(s.name));
     item.dataset.combatant = s.id;
+    item.dataset.final = String(s.points[s.points.length - 1][1]);
     legend.append(item);
   });
 
