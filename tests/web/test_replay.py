@@ -517,3 +517,20 @@ def test_given_server_dice_then_the_badge_says_awaiting_the_reveal_then_proven(
     open_replay(page, f)
     checked = f.get("/verify")["dice"]["checked"]
     assert f"server dice proven ({checked} faces re-derived)" in detail.inner_text()
+
+
+def test_given_a_players_link_then_the_replay_opens_for_him_too(open_context: Any) -> None:
+    watched = open_context(TABLET)
+    fight, at = wits_fight(watched.base)
+    r = fight.http.post(
+        f"/encounters/{fight.id}/tokens", json={"combatants": [fight.ids["Lief"]], "label": "ana"}
+    )
+    assert r.status_code == 201, r.text
+    page = watched.page()
+    page.goto(f"/e/{fight.id}/replay#token={r.json()['token']}")
+    page.wait_for_selector("body[data-events=ready]")
+    assert "token=" not in page.url  # taken out of the address bar, kept in this browser
+    slide_to(page, at["voided"] + 1)
+    api = {c["id"]: c["health"] for c in fight.get(version=at["voided"] + 1)["combatants"]}
+    assert shown_values(page) == api
+    assert page.locator("#badge").inner_text().startswith("✔ Hash chain intact")

@@ -328,7 +328,7 @@ async function fork(at, name) {
     location.assign(`/e/${made.id}#token=${encodeURIComponent(made.gm_token)}`);
   } catch (err) {
     status.className = "error";
-    status.replaceChildren(document.createTextNode(`Cannot fork here: ${problemText(err)}`));
+    status.replaceChildren(document.createTextNode(`Not forked: ${problemText(err)}`));
     const end = commandEnd(at);
     if (err instanceof Problem && err.rule === "FORK" && end !== at) {
       const b = document.createElement("button");
