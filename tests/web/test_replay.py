@@ -534,3 +534,5 @@ def test_given_a_players_link_then_the_replay_opens_for_him_too(open_context: An
     api = {c["id"]: c["health"] for c in fight.get(version=at["voided"] + 1)["combatants"]}
     assert shown_values(page) == api
     assert page.locator("#badge").inner_text().startswith("✔ Hash chain intact")
+    page.get_by_text("Forking is the GM's").wait_for()
+    assert page.locator("#fork-form").is_hidden()

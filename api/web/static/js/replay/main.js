@@ -238,7 +238,7 @@ function go(n, { now = false } = {}) {
   $("next").disabled = $("last").disabled = n >= state.last;
   text($("fork-at"), n);
   if (!$("fork-name").dataset.edited) $("fork-name").value = `${state.name} — from version ${n}`.slice(0, 120);
-  text($("fork-status"), "");
+  if (!$("fork-status").dataset.role) text($("fork-status"), "");
   showLog(n);
   state.chart?.mark(n);
   state.wanted = n;
@@ -491,6 +491,13 @@ async function start() {
   });
   verify();
   follow(verify);
+  // a fork is the GM's: a player's link says so instead of offering it (choices tell the role)
+  client.choices().then((c) => {
+    if (c.role !== "player") return;
+    $("fork-form").hidden = true;
+    text($("fork-status"), "Forking is the GM's: ask the GM to fork the fight from a version.");
+    $("fork-status").dataset.role = "player";
+  }, () => {});
 }
 
 /** New events from the live feed: the timeline grows (and follows them when it was at the
