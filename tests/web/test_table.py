@@ -12,6 +12,7 @@ import re
 import time
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -282,3 +283,37 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
         gm.get_by_label("En español").check()
         gm.locator("#log li", has_text="Ronda").first.wait_for()
     assert time.monotonic() - began < 60
+
+
+def test_given_a_500_event_fight_then_the_table_opens_in_under_a_second(
+    open_context: Any,
+) -> None:
+    watched = open_context(LAPTOP)
+    http = httpx.Client(base_url=watched.base, timeout=30)
+    created = http.post(
+        "/encounters", json={"name": "A long one", "ruleset": "wits", "dice_source": "manual"}
+    ).json()
+    eid, gm = created["id"], created["gm_token"]
+    http.headers["Authorization"] = f"Bearer {gm}"
+    stats = {"wits": 12, "move": 12, "health": 400}
+    lief = http.post(
+        f"/encounters/{eid}/combatants", json={"name": "Lief", "side": "a", "stats": stats}
+    ).json()["id"]
+    http.post(f"/encounters/{eid}/combatants", json={"name": "Bo", "side": "b", "stats": stats})
+    for version in range(4, 501):
+        r = http.post(
+            f"/encounters/{eid}/commands",
+            json={"type": "adjust_hits", "combatant": lief, "amount": -1 if version % 3 else 2},
+        )
+        assert r.status_code == 200, r.text
+    page = watched.page()
+    page.goto("/web/favicon.svg")  # the browser up; the timing is the page's own
+    page.goto(f"/e/{eid}#token={gm}")
+    page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+    ready = int(page.evaluate("document.body.dataset.readyAt"))  # ms since navigation
+    print(f"500 events: the table screen whole {ready} ms after navigation")
+    assert ready < 1000
+    assert page.locator("#log li").count() == 500
+    expect(page.locator('article.card[data-name="Lief"] .stat.big dd')).to_have_text(
+        f"{http.get(f'/encounters/{eid}').json()['combatants'][0]['health']} / 400"
+    )

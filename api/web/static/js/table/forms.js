@@ -1,7 +1,6 @@
 // Forms drawn from JSON Schema fields (a choice's `fields`, an override's), the add-a-
 // combatant form from the rule book's stats_schema, and a player's link with its QR code.
 import { el, nextId, words } from "./dom.js";
-import { qrcode } from "/web/vendor/qrcode/qrcode.mjs";
 
 /** Inputs for `fields` ({name: JSON Schema}); `names` maps combatant ids to names.
  *  Returns {node, values()} where values() holds only what was filled in. */
@@ -89,8 +88,9 @@ export function keyStats(book, schema) {
 }
 
 /** A player's link: the URL with his token in the fragment, and its QR code. */
-export function playerLink(eid, token, label) {
+export async function playerLink(eid, token, label) {
   const url = `${location.origin}/e/${eid}#token=${encodeURIComponent(token)}`;
+  const { qrcode } = await import("/web/vendor/qrcode/qrcode.mjs"); // only when a link is made
   const qr = qrcode(0, "M");
   qr.addData(url);
   qr.make();

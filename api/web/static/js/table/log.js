@@ -40,8 +40,8 @@ function voidable(position, seen = 0) {
   return e.cause !== null && e.cause !== undefined && seen < 500 && voidable(e.cause, seen + 1);
 }
 
-export async function drawLog(ctx) {
-  const answer = await ctx.client.log();
+export async function drawLog(ctx, fetched = null) {
+  const answer = (fetched && (await fetched)) || (await ctx.client.log());
   lines = answer.lines || [];
   const list = $("log");
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;

@@ -93,7 +93,7 @@ function makeTools(c, overrides) {
     onclick: async () => {
       try {
         const minted = await ctx.client.mintPlayer([c.id], c.name);
-        const node = playerLink(eid, minted.token, c.name);
+        const node = await playerLink(eid, minted.token, c.name);
         ctx.links.set(c.id, node);
         linkSlot.replaceChildren(node);
       } catch (e) { ctx.say(e.message, true); }
@@ -203,6 +203,10 @@ async function start() {
     return;
   }
   ctx.client = new Client(eid, token);
+  // the view, the choices and the event records at once (the records are for the GM's void)
+  const records = loadEvents(ctx.client).catch(() => null);
+  const choices = ctx.client.choices().catch(() => null);
+  const log = ctx.client.log().catch(() => null);
   try {
     ctx.view = await ctx.client.view();
   } catch (e) {
@@ -211,7 +215,7 @@ async function start() {
     return;
   }
   ctx.names = new Map(ctx.view.combatants.map((c) => [c.id, c.name]));
-  ctx.choices = await ctx.client.choices();
+  ctx.choices = (await choices) || await ctx.client.choices();
   ctx.role = ctx.choices.role;
   ctx.mine = new Set(ctx.choices.combatants || []);
   document.body.classList.add(`role-${ctx.role}`, `book-${ctx.view.ruleset}`);
@@ -223,9 +227,12 @@ async function start() {
       drawLog(ctx).catch((e) => ctx.say(e.message, true));
     });
   }
-  if (ctx.role === "gm") await loadEvents(ctx.client);
+  if (ctx.role === "gm") await records;
   draw();
-  await drawLog(ctx);
+  await drawLog(ctx, log);
+  // for the tests: when the screen was whole, by the browser's clock since navigation
+  document.body.dataset.readyAt = String(Math.round(performance.now()));
+  document.body.dataset.ready = "true";
   if (ctx.role === "gm") await setupAdd();
   ctx.client.follow({
     after: ctx.view.version,
