@@ -52,7 +52,7 @@ function ticks(lo, hi, want) {
 
 /** Draw into `box`; `onPick(position)` when a point of the plot is clicked. Returns an
  *  object whose `mark(position)` moves the cursor line. */
-export function drawChart(box, legend, { series, last, measure, onPick }) {
+export function drawChart(box, legend, { series, last, measure, onPick, rounds = [] }) {
   const width = Math.max(300, box.clientWidth || 600);
   const height = width < 500 ? 220 : 260;
   const m = { left: 46, right: 14, top: 12, bottom: 42 };
@@ -78,6 +78,16 @@ export function drawChart(box, legend, { series, last, measure, onPick }) {
     if (v < 1) continue;
     axes.append(el("line", { x1: x(v), x2: x(v), y1: m.top + h, y2: m.top + h + 5, class: "tick" }));
     axes.append(el("text", { x: x(v), y: m.top + h + 18, "text-anchor": "middle" }, String(v)));
+  }
+  // where each new round starts (after a RoundEnded): a faint line, labelled where there is room
+  let lastLabel = -Infinity;
+  for (const { position, round } of rounds) {
+    if (position >= last) continue;
+    axes.append(el("line", { x1: x(position), x2: x(position), y1: m.top, y2: m.top + h, class: "round" }));
+    if (x(position) - lastLabel > 64) {
+      axes.append(el("text", { x: x(position) + 3, y: m.top + h - 5, class: "round-label" }, `round ${round}`));
+      lastLabel = x(position);
+    }
   }
   axes.append(el("line", { x1: m.left, x2: m.left + w, y1: m.top + h, y2: m.top + h, class: "axis" }));
   axes.append(el("line", { x1: m.left, x2: m.left, y1: m.top, y2: m.top + h, class: "axis" }));

@@ -432,6 +432,8 @@ function drawHits() {
     last: state.last,
     measure: book(state.ruleset).measure,
     onPick: (pos) => go(pos, { now: true }),
+    rounds: state.events.filter((e) => e.type === "RoundEnded" && e.voided_by == null)
+      .map((e) => ({ position: e.position, round: (e.data?.round ?? 0) + 1 })),
   });
   state.chart.mark(state.version);
 }
