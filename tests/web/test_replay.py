@@ -417,9 +417,8 @@ def test_given_a_novus_fight_then_the_replay_shows_its_words_and_fits_each_scree
         other.wait_for_selector("#replay[data-shown='1']")
         other.keyboard.press("ArrowRight")
         other.wait_for_selector("#replay[data-shown='2']")
-        if name == "phone":
-            slide_to(other, at["void"])
-            screenshot(other, "replay-novus-phone")
+        slide_to(other, at["void"])
+        screenshot(other, f"replay-novus-{name}")
 
 
 def test_given_a_500_event_fight_then_the_replay_opens_in_under_a_second(open_context: Any) -> None:
@@ -536,3 +535,5 @@ def test_given_a_players_link_then_the_replay_opens_for_him_too(open_context: An
     assert page.locator("#badge").inner_text().startswith("✔ Hash chain intact")
     page.get_by_text("Forking is the GM's").wait_for()
     assert page.locator("#fork-form").is_hidden()
+    slide_to(page, at["void"])
+    screenshot(page, "replay-wits-tablet")  # a player's
