@@ -537,3 +537,16 @@ def test_given_a_players_link_then_the_replay_opens_for_him_too(open_context: An
     assert page.locator("#fork-form").is_hidden()
     slide_to(page, at["void"])
     screenshot(page, "replay-wits-tablet")  # a player's
+
+
+def test_given_a_fight_just_started_then_the_replay_has_one_version_and_no_one(
+    open_context: Any,
+) -> None:
+    watched = open_context(PHONE)
+    fight = Fight(watched.base, "phantasia", "Not yet")
+    page = watched.page()
+    open_replay(page, fight)
+    assert page.locator("#slider").get_attribute("max") == "1"
+    assert page.locator("#combatants").inner_text() == "No combatants yet."
+    assert page.get_by_role("button", name="Next version").is_disabled()
+    assert page.locator("#legend li").count() == 0
