@@ -69,6 +69,10 @@ export function drawChart(box, legend, { series, last, measure, onPick, rounds =
     "aria-label": `${measure} of each combatant from version 1 to ${last}`,
   });
   svg.append(el("title", {}, `${measure} of each combatant over the fight`));
+  svg.append(el("desc", {}, series.map((s) => {
+    const vs = s.points.map((p) => p[1]);
+    return `${s.name}: ${vs[0]} at first, ${vs[vs.length - 1]} at the end, lowest ${Math.min(...vs)}.`;
+  }).join(" ")));
   const axes = el("g", { class: "axes" });
   for (const v of ticks(lo, hi, 5)) {
     axes.append(el("line", { x1: m.left, x2: m.left + w, y1: y(v), y2: y(v), class: v === 0 ? "zero" : "grid" }));

@@ -416,6 +416,17 @@ function wire() {
     ev.preventDefault();
     fork(state.version, $("fork-name").value);
   });
+  $("log-lang").addEventListener("change", async () => {
+    client.lang = $("log-lang").value || null;
+    try {
+      const log = await client.log();
+      buildLog(log.lines.filter((l) => l.position <= state.last));
+      go(state.version, { now: true });
+      $("log").lang = client.lang || "en";
+    } catch (err) {
+      text($("state-line"), `Could not read the log: ${problemText(err)}`);
+    }
+  });
   $("fork-name").addEventListener("input", () => { $("fork-name").dataset.edited = "true"; });
   $("export-ndjson").addEventListener("click", () => download("ndjson"));
   $("export-csv").addEventListener("click", () => download("csv"));
@@ -467,6 +478,7 @@ async function start() {
   $("diff-from").value = "1";
   $("diff-to").value = String(state.last);
   buildLog(log.lines);
+  $("lang-row").hidden = current.ruleset !== "phantasia"; // the Spanish log is PHANTÄSIA's
   wire();
   $("replay").hidden = false;
   go(state.last, { now: true });
