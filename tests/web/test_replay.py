@@ -523,7 +523,9 @@ def test_given_server_dice_then_the_badge_says_awaiting_the_reveal_then_proven(
     assert unrevealed > 0
     assert f"{unrevealed} server faces await the reveal" in detail.inner_text()
     f.cmd({"type": "end_encounter"})
-    open_replay(page, f)
+    page.reload()  # the token is kept in this browser now
+    page.wait_for_selector("body[data-events=ready]")
+    page.wait_for_selector("#badge[data-ok]")
     checked = f.get("/verify")["dice"]["checked"]
     assert f"server dice proven ({checked} faces re-derived)" in detail.inner_text()
 
