@@ -17,7 +17,8 @@ function close(face) {
 function ask(needed, soFar, who, error = null) {
   $("dice-title").textContent = who ? `${who} rolls` : "The table rolls";
   $("dice-label").textContent = `roll a d${needed.sides} — ${needed.label || needed.roll}`;
-  $("dice-who").textContent = (soFar || []).some((e) => e.text) ? "So far:" : "";
+  const which = needed.die > 1 || needed.count > 1 ? `Die ${needed.die} of this roll${needed.count > 1 ? ` (${needed.count} to roll now, one at a time)` : ""}. ` : "";
+  $("dice-who").textContent = which + ((soFar || []).some((e) => e.text) ? "So far:" : "");
   $("dice-so-far").replaceChildren(...(soFar || []).filter((e) => e.text).map((e) => el("li", {}, e.text)));
   $("dice-so-far").hidden = !(soFar || []).some((e) => e.text);
   $("dice-error").textContent = error || "";
