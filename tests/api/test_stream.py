@@ -87,8 +87,11 @@ def test_given_two_followers_when_200_commands_are_posted_then_each_gets_every_e
     ]
     for t in followers:
         t.start()
-    time.sleep(0.5)  # let them connect and catch up with the first two events
-    too_many = http.get(f"/encounters/{eid}/stream", headers=gm)
+    deadline = time.monotonic() + 30  # let all three connect and catch up (a loaded machine)
+    while min(len(seen[0]), len(seen[1]), len(dropped)) < 2:
+        assert time.monotonic() < deadline, "the followers did not connect"
+        time.sleep(0.05)
+    too_many = http.get(f"/encounters/{eid}/stream", headers=gm, timeout=10)
     assert too_many.status_code == 429 and too_many.json()["rule"] == "LIMIT"
     for _ in range(COMMANDS):
         r = http.post(
