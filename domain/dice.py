@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from domain.errors import DiceError, DiceNeeded
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -273,6 +275,26 @@ def roll_plain(
         source=source_name(dice, name),
         attempt=attempt_of(dice, name),
     )
+
+
+def roll_off(tied: list[T], roll: Callable[[T, list[T]], int]) -> list[T]:
+    """A roll-off: each of `tied` rolls (`roll(who, his group)` draws his face), the higher
+    first; those tied again roll again among themselves, as often as it takes, before anyone
+    below them rolls again. Returns them in order. Iterative: a table whose dice tie a
+    thousand times in a row gets an order, not a crash."""
+    ordered: list[T] = []
+    pending = [tied]
+    while pending:
+        group = pending.pop()
+        if len(group) == 1:
+            ordered.append(group[0])
+            continue
+        by_face: dict[int, list[T]] = {}
+        for who in group:
+            by_face.setdefault(roll(who, group), []).append(who)
+        for face in sorted(by_face):  # the lowest pushed first: the highest is settled first
+            pending.append(by_face[face])
+    return ordered
 
 
 DICE_EXPRESSION = re.compile(r"^(\d{1,2})d(\d{1,3})$")

@@ -111,3 +111,26 @@ def test_given_two_chains_when_rolled_then_faces_keep_the_order_they_were_drawn(
     assert r.faces == [10, 10, 4, 3]
     assert [d.chain for d in r.dice] == [(10, 4), (10, 3)]
     assert r.to_dict()["faces"] == [10, 10, 4, 3]
+
+
+def test_given_a_roll_off_when_the_dice_tie_again_and_again_then_an_order_and_no_crash() -> None:
+    """A table whose dice tie 3,000 times in a row gets its order (the roll-off is a loop,
+    not a recursion as deep as the ties)."""
+    from domain.dice import roll_off
+
+    faces = {"A": iter([4] * 3000 + [2]), "B": iter([4] * 3000 + [5]), "C": iter([6])}
+    assert roll_off(["A", "B", "C"], lambda who, group: next(faces[who])) == ["C", "B", "A"]
+
+
+def test_given_a_three_way_roll_off_then_those_tied_again_settle_before_anyone_below() -> None:
+    from domain.dice import roll_off
+
+    drawn: list[str] = []
+    faces = {"A": iter([5, 3]), "B": iter([5, 1]), "C": iter([2])}
+
+    def roll(who: str, group: list[str]) -> int:
+        drawn.append(who)
+        return next(faces[who])
+
+    assert roll_off(["A", "B", "C"], roll) == ["A", "B", "C"]
+    assert drawn == ["A", "B", "C", "A", "B"]

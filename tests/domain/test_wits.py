@@ -823,3 +823,12 @@ def test_given_down_when_the_gm_rules_he_fights_on_then_he_acts_again():
     assert not t.who("B")["down"]
     t.run(c.EndTurn(combatant=t.ids["A"]))
     assert t.view["acting"] == t.ids["B"]
+
+
+def test_given_two_tied_when_the_table_ties_them_a_thousand_times_then_an_order_not_a_crash():
+    """The roll-off goes on as long as the dice tie (Default WIT-AMB-15), without a limit."""
+    t = Table("wits")
+    t.add("A", fighter(wits=9))
+    t.add("B", fighter(wits=9))
+    t.run(c.RollInitiative(), **{"tie:A": [4] * 1200 + [6], "tie:B": [4] * 1200 + [1]})
+    assert t.view["order"] == [t.ids["A"], t.ids["B"]]

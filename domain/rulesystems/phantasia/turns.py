@@ -7,7 +7,7 @@ from typing import Any
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import Ask, Die, Roll, attempt_of, roll_plain, source_name
+from domain.dice import Ask, Die, Roll, attempt_of, roll_off, roll_plain, source_name
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
@@ -296,8 +296,9 @@ def _reroll_ties(ctx: Context, placed: list[CombatantState], simultaneous: bool)
 
 def _settle(ctx: Context, tied: list[CombatantState], faces: dict[str, list[int]]) -> list[str]:
     """Each tied combatant rolls 1d12, higher first; those tied again roll again."""
-    for w in tied:
-        others = ", ".join(o.name for o in tied if o is not w)
+
+    def roll(w: CombatantState, group: list[CombatantState]) -> int:
+        others = ", ".join(o.name for o in group if o is not w)
         if faces[w.id]:  # tied again: the same face as the others
             ask = Ask(
                 w.id,
@@ -315,14 +316,9 @@ def _settle(ctx: Context, tied: list[CombatantState], faces: dict[str, list[int]
                 "1d12, el más alto actúa antes",
             )
         faces[w.id].append(ctx.dice.face(f"tie:{w.name}", INITIATIVE_DIE, ask))
-    by_face: dict[int, list[CombatantState]] = {}
-    for w in tied:
-        by_face.setdefault(faces[w.id][-1], []).append(w)
-    out: list[str] = []
-    for face in sorted(by_face, reverse=True):
-        same = by_face[face]
-        out += [same[0].id] if len(same) == 1 else _settle(ctx, same, faces)
-    return out
+        return faces[w.id][-1]
+
+    return [w.id for w in roll_off(tied, roll)]
 
 
 def _order_ties(ctx: Context, ids: list[str], simultaneous: bool) -> None:

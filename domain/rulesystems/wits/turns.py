@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain import commands as c
 from domain import events as ev
-from domain.dice import Ask, Die, Roll, attempt_of, source_name
+from domain.dice import Ask, Die, Roll, attempt_of, roll_off, source_name
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
@@ -143,26 +143,18 @@ def _roll_off(ctx: Context, tied: list[CombatantState]) -> tuple[list[str], dict
     again among themselves, as often as it takes. Returns the ids in order and the rolls."""
     faces: dict[str, list[int]] = {w.id: [] for w in tied}
 
-    def settle(group: list[CombatantState]) -> list[str]:
-        for w in group:
-            others = " and ".join(o.name for o in group if o is not w)
-            wits = w.stats.get("wits")
-            if faces[w.id]:
-                why = f"{w.name} and {others} tied again on {faces[w.id][-1]}: {w.name} rolls again"
-            else:
-                why = f"{w.name} is tied with {others} at Wits {wits}: {w.name} rolls"
-            ask = Ask(w.id, f"{why} — 1d6, the higher acts first (ties roll again)")
-            faces[w.id].append(ctx.dice.face(f"tie:{w.name}", TIE_DIE, ask))
-        by_face: dict[int, list[CombatantState]] = {}
-        for w in group:
-            by_face.setdefault(faces[w.id][-1], []).append(w)
-        ordered: list[str] = []
-        for face in sorted(by_face, reverse=True):
-            same = by_face[face]
-            ordered += [same[0].id] if len(same) == 1 else settle(same)
-        return ordered
+    def roll(w: CombatantState, group: list[CombatantState]) -> int:
+        others = " and ".join(o.name for o in group if o is not w)
+        wits = w.stats.get("wits")
+        if faces[w.id]:
+            why = f"{w.name} and {others} tied again on {faces[w.id][-1]}: {w.name} rolls again"
+        else:
+            why = f"{w.name} is tied with {others} at Wits {wits}: {w.name} rolls"
+        ask = Ask(w.id, f"{why} — 1d6, the higher acts first (ties roll again)")
+        faces[w.id].append(ctx.dice.face(f"tie:{w.name}", TIE_DIE, ask))
+        return faces[w.id][-1]
 
-    order = settle(tied)
+    order = [w.id for w in roll_off(tied, roll)]
     rolls = {
         w.id: Roll(
             name=f"tie:{w.name}",
