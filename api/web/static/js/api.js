@@ -34,7 +34,8 @@ export class Problem extends Error {
 
 async function answer(response) {
   const type = response.headers.get("content-type") || "";
-  const body = type.includes("json") ? await response.json() : await response.text();
+  const json = type.startsWith("application/json") || type.includes("+json");  // not x-ndjson
+  const body = json ? await response.json() : await response.text();
   if (!response.ok) throw new Problem(response.status, typeof body === "object" ? body : { detail: body });
   return body;
 }
