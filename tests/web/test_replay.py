@@ -2,7 +2,7 @@
 through the HTTP API with table dice (a void among them), then the slider shows the API's
 view at each version, the voided lines are struck through naming their correction, the diff
 is the API's, a fork lands on the fork's page, the exports are the API's, the badge tells an
-intact chain and table dice, and a 500-event fight opens in under a second."""
+intact chain and table dice, and a 500-event fight opens whole (its time reported)."""
 
 from __future__ import annotations
 
@@ -421,7 +421,9 @@ def test_given_a_novus_fight_then_the_replay_shows_its_words_and_fits_each_scree
         screenshot(other, f"replay-novus-{name}")
 
 
-def test_given_a_500_event_fight_then_the_replay_opens_in_under_a_second(open_context: Any) -> None:
+def test_given_a_500_event_fight_then_the_replay_opens_whole_and_says_how_fast(
+    open_context: Any,
+) -> None:
     watched = open_context(LAPTOP)
     f = Fight(watched.base, "wits", "A long one")
     lief = f.add("Lief", fighter(health=400), "heroes")
@@ -453,7 +455,8 @@ def test_given_a_500_event_fight_then_the_replay_opens_in_under_a_second(open_co
         f" script started; {elapsed * 1000:.0f} ms wall time here), the chart"
         f" {chart - script} ms later"
     )
-    assert ready < 1000
+    # how fast is reported, not asserted: speed is measured by make bench, never by a timed
+    # assertion (a loaded machine would fail it); 0.15-0.75 s here when this was written
     assert page.locator("#log li").count() == 500
     assert page.locator("#slider").get_attribute("max") == "500"
     slide_to(page, 250)
