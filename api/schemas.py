@@ -385,7 +385,7 @@ class CommandPreview(BaseModel):
     roll it stopped at, if it needs a face not given (or a server die)."""
 
     preview: Literal[True] = True
-    events: list[EventRecord]
+    events: list[EventRecord] = Field(description="Each with its log line (`text`).")
     encounter: EncounterPublic
     needed: DiceAsked | None = None
 

@@ -119,6 +119,7 @@ def test_given_a_preview_then_nothing_changes_and_the_would_be_events_are_shown(
     preview = r.json()
     assert preview["preview"] is True
     assert [e["type"] for e in preview["events"]] == ["AttackAnnounced", "AttackTestRolled"]
+    assert preview["events"][1]["text"].startswith("Vartok rolls 3 vs 13")  # its log line
     assert preview["needed"]["roll"] == "damage"
     assert preview["encounter"]["version"] == before[-1]["position"] + 2
     assert log_of(client, eid) == before
