@@ -251,37 +251,16 @@ def _demo_table(ruleset: str, view: dict[str, Any]) -> Table:
 def _records_from_file(path: Path) -> list[dict]:
     """The records of an NDJSON or CSV export, as written (edited or not); a file that is
     no export (empty, an HTTP error answer, other JSON) is a message and exit 2."""
-    import csv
-    import json
-
-    from projections.export import record_from_csv
-
-    def refuse(why: str) -> typer.Exit:
-        console.print(
-            f"[red]{escape(str(path))} is not a fraylog export: {escape(why)}[/red]", soft_wrap=True
-        )
-        return typer.Exit(2)
+    from projections.audit import NotAnExport, records_from_export
 
     try:
-        text = path.read_text(encoding="utf-8")
-        if text.startswith("position,"):
-            records = [record_from_csv(row) for row in csv.DictReader(text.splitlines())]
-        else:
-            records = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (ValueError, KeyError, TypeError) as e:
-        raise refuse(str(e)) from None
-    if not records:
-        raise refuse("it holds no events")
-    first = records[0]
-    if isinstance(first, dict) and {"status", "title"} <= first.keys():
-        raise refuse(
-            f"it is an HTTP error answer ({first['status']} {first['title']}: "
-            f"{first.get('detail', '')}); did the request send the encounter's token "
-            '(-H "Authorization: Bearer $GM")?'
+        return records_from_export(path.read_text(encoding="utf-8"))
+    except (NotAnExport, UnicodeDecodeError) as e:
+        console.print(
+            f"[red]{escape(str(path))} is not a fraylog export: {escape(str(e))}[/red]",
+            soft_wrap=True,
         )
-    if not all(isinstance(r, dict) and "position" in r and "hash" in r for r in records):
-        raise refuse("its lines are not event records (position, hash, ...)")
-    return records
+        raise typer.Exit(2) from None
 
 
 def _looks_like_a_path(text: str) -> bool:

@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api import openapi, problems
 from api.deps import known_query
 from api.limits import BodyLimit
-from api.routes import encounters, rulesets, web
+from api.routes import audit, encounters, rulesets, web
 from infra.app import Fraylog
 from infra.feed import Feed
 from infra.settings import Settings
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
     problems.install(app)
     app.include_router(encounters.router)
     app.include_router(rulesets.router)
+    app.include_router(audit.router)
     openapi.install(app)
     web.install(app)
     return app
