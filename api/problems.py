@@ -13,8 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from domain.errors import DiceError, DiceNeeded, DomainError, NotFound
-from projections.export import record_of
-from projections.narrative import SPANISH_RULESETS, lines_after
+from projections.narrative import told
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
@@ -123,12 +122,7 @@ def so_far(exc: DiceNeeded, spanish: bool) -> list[dict[str, Any]]:
     the encounter's book reads in Spanish)."""
     if not exc.so_far or exc.before is None:
         return []
-    state = exc.before()
-    lang = "es" if spanish and state.ruleset in SPANISH_RULESETS else "en"
-    lines = lines_after(state, exc.so_far, lang)
-    return [
-        {**record_of(e), "text": line["text"]} for e, line in zip(exc.so_far, lines, strict=True)
-    ]
+    return told(exc.before(), exc.so_far, spanish)
 
 
 def install(app: FastAPI) -> None:

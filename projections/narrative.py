@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
+from domain.audit import record_of
 from domain.corrections import voided_by
 from domain.errors import DomainError
 from domain.fold import evolve
@@ -63,23 +64,16 @@ def _narrate(
         state = evolve(state, event)
 
 
-def lines_after(
-    state: EncounterState, events: Sequence[Any], lang: Lang = "en"
-) -> list[dict[str, Any]]:
-    """The lines of events not (yet) stored, told from the state before them: what a
-    command's faces so far decided, or what a preview would record. `state` is folded on
-    (pass a copy you may spend)."""
-    lines = _LINES | _LINES_ES if lang == "es" else _LINES
+def told(state: EncounterState, events: Sequence[Any], spanish: bool = False) -> list[dict]:
+    """Events not (yet) stored — what a command's faces so far decided, or what a preview
+    would record — each as its record with its log line (`text`), told from the state
+    before them; in Spanish when asked for and the encounter's book reads in Spanish.
+    `state` is folded on (pass a copy you may spend)."""
+    es = spanish and state.ruleset in SPANISH_RULESETS
+    lines = _LINES | _LINES_ES if es else _LINES
     out = []
     for event in events:
-        kind = type(event).__name__
-        out.append(
-            {
-                "position": event.originator_version,
-                "type": kind,
-                "text": lines[kind](event, state),
-            }
-        )
+        out.append({**record_of(event), "text": lines[type(event).__name__](event, state)})
         state = evolve(state, event)
     return out
 

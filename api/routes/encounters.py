@@ -39,7 +39,7 @@ from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
 from projections.diff import diff_views
 from projections.export import csv_lines, ndjson_lines, record_of, records
-from projections.narrative import SPANISH_RULESETS, Lang, check_lang, lines_after, narrative
+from projections.narrative import Lang, check_lang, narrative, told
 from projections.view import combatant_view_of, encounter_view
 
 router = APIRouter(prefix="/encounters", tags=["encounters"])
@@ -300,12 +300,10 @@ def _preview(
 ) -> dict:
     previewed = fraylog.execute(encounter_id, command, grant, preview=True)
     needed = previewed.needed and needed_in(previewed.needed, lang == "es")
-    events = [record_of(e) for e in previewed.events]
+    events = []
     if previewed.events:  # each with its log line, told from the state before them
         before = fraylog.state(encounter_id, previewed.events[0].originator_version - 1)
-        spanish = lang == "es" and before.ruleset in SPANISH_RULESETS
-        lines = lines_after(before, previewed.events, "es" if spanish else "en")
-        events = [{**e, "text": line["text"]} for e, line in zip(events, lines, strict=True)]
+        events = told(before, previewed.events, lang == "es")
     return {
         "preview": True,
         "events": events,
