@@ -440,25 +440,29 @@ def projections_run(
     backlog since the last run, a batch per transaction, then each new event as it is
     recorded. Safe to kill at any time: it resumes after the last event it committed."""
     import signal
+    import threading
     import time
 
     from infra.read_models import ReadModelsStore, catch_up, runner
 
     settings = Settings.from_env()
     store = ReadModelsStore(settings)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as on Ctrl-C
-    try:
-        started = time.perf_counter()
-        backlog = catch_up(settings)
+    # A signal only sets a flag, looked at between batches and every half second: an
+    # exception raised wherever the signal lands (KeyboardInterrupt) could strike while the
+    # follower starts its threads, or inside a database call, and leave it unable to stop.
+    stopping = threading.Event()
+    for each in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(each, lambda *_: stopping.set())
+    started = time.perf_counter()
+    backlog = catch_up(settings, stopping=stopping)
+    if not stopping.is_set():
         console.print(
             f"fraylog projections: {backlog} events caught up in "
             f"{time.perf_counter() - started:.1f} s; following {settings.describe()}"
         )
         with runner(settings, poll_seconds=poll) as following:
-            while not following.is_interrupted.is_set():
+            while not (stopping.is_set() or following.is_interrupted.is_set()):
                 following.run_forever(timeout=0.5)
-    except KeyboardInterrupt:
-        pass
     console.print(f"stopped after notification {store.position() or 0}")
     store.close()
 

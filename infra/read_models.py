@@ -151,11 +151,13 @@ def catch_up(
     batch_size: int = 500,
     *,
     drop: bool = False,
+    stopping: threading.Event | None = None,
 ) -> int:
     """Project the events recorded after the tracked position up to the latest, a batch per
     transaction (its last notification tracked): the backlog after a stop, much faster than
     the runner's transaction per event. `drop`: drop the tables and the tracking first, and
-    project every event. Returns the events projected. A runner must not be running."""
+    project every event. `stopping`: checked between batches, to stop after the batch in
+    hand. Returns the events projected. A runner must not be running."""
     with projection(settings, drop=drop) as projected:
         source = projected.source
         position = projected.view.max_tracking_id(source.name) or 0
@@ -163,7 +165,7 @@ def catch_up(
         done = 0
         if progress:
             progress(position, end)
-        while position < end:
+        while position < end and not (stopping and stopping.is_set()):
             page = source.recorder.select_notifications(
                 start=position, limit=batch_size, stop=end, inclusive_of_start=False
             )

@@ -375,7 +375,11 @@ def start_runner(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
         "FRAYLOG_POSTGRES_SCHEMA": settings.postgres_schema,
         "FRAYLOG_PROJECTIONS_POLL_SECONDS": "0.05",
     }
-    cli = "from api.cli import app; app(prog_name='fraylog')"
+    # SIGUSR1 makes it print where each thread is (see stopped()), should it fail to stop
+    cli = (
+        "import faulthandler, signal; faulthandler.register(signal.SIGUSR1); "
+        "from api.cli import app; app(prog_name='fraylog')"
+    )
     with log.open("ab") as out:
         return subprocess.Popen(
             [sys.executable, "-c", cli, "projections", "run"],
@@ -384,6 +388,20 @@ def start_runner(settings: Settings, log: Path) -> subprocess.Popen[bytes]:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+
+
+def stopped(process: subprocess.Popen[bytes], log: Path) -> None:
+    """SIGTERM stops it cleanly; if it has not exited after 30 s (it hangs), the failure shows
+    the traceback of each of its threads."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGUSR1)
+        time.sleep(1)
+        process.kill()
+        pytest.fail(f"the runner did not stop on SIGTERM; it said:\n{log.read_text()}")
+    assert code == 0, log.read_text()
 
 
 def wait_for(
@@ -448,8 +466,23 @@ def test_given_a_runner_killed_mid_stream_when_started_again_then_nothing_is_los
 
         last = start_runner(store_settings, log)
         wait_for(lambda: store.position() == end, last, log)
-        last.send_signal(signal.SIGTERM)
-        assert last.wait(timeout=30) == 0, log.read_text()
+        stopped(last, log)
         assert stored(store) == folded(fraylog)
         events = sum(r["events"] for r in store.encounters())
         assert events == sum(len(e) for e in by_encounter(fraylog).values())
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.1, 0.3])
+def test_given_a_runner_stopped_while_it_starts_to_follow_then_it_exits_cleanly(
+    store_settings: Settings, store: ReadModelsStore, tmp_path: Path, delay: float
+) -> None:
+    """SIGTERM at any moment of the start (the backlog done, the follower being built, its
+    threads starting) stops the runner: a stop never leaves a thread that keeps it alive."""
+    log = tmp_path / "runner.log"
+    with Fraylog(store_settings) as fraylog:
+        build_stream(fraylog, fighters(fraylog, 1), chunks=1, rounds=2)
+    process = start_runner(store_settings, log)
+    wait_for(lambda: "caught up" in log.read_text(), process, log)
+    time.sleep(delay)  # when the signal lands, not a measurement
+    stopped(process, log)
+    assert "stopped after notification" in log.read_text()
