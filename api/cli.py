@@ -3,6 +3,7 @@ what is stored."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shlex
@@ -248,19 +249,51 @@ def _demo_table(ruleset: str, view: dict[str, Any]) -> Table:
     return table
 
 
-def _records_from_file(path: Path) -> list[dict]:
-    """The records of an NDJSON or CSV export, as written (edited or not); a file that is
-    no export (empty, an HTTP error answer, other JSON) is a message and exit 2."""
-    from projections.audit import NotAnExport, records_from_export
+def _export_file(path: Path) -> Any:
+    """An NDJSON or CSV export as written (edited or not); a file that is no export (empty,
+    an HTTP error answer, other JSON) is a message and exit 2."""
+    from projections.audit import NotAnExport, read_export
 
     try:
-        return records_from_export(path.read_text(encoding="utf-8"))
+        return read_export(path.read_text(encoding="utf-8"))
     except (NotAnExport, UnicodeDecodeError) as e:
         console.print(
             f"[red]{escape(str(path))} is not a fraylog export: {escape(str(e))}[/red]",
             soft_wrap=True,
         )
         raise typer.Exit(2) from None
+
+
+def _keys_file(path: Path) -> list[dict[str, Any]]:
+    """The keys of a file saved from GET /audit/keys; a message and exit 2 if it is none."""
+    try:
+        keys = json.loads(path.read_text(encoding="utf-8"))["keys"]
+        if isinstance(keys, list) and all(isinstance(k, dict) for k in keys):
+            return keys
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    console.print(
+        f"[red]{escape(str(path))} is not a keys file (save GET /audit/keys: "
+        '{"keys": [...]})[/red]',
+        soft_wrap=True,
+    )
+    raise typer.Exit(2)
+
+
+def _installation_keys() -> list[dict[str, Any]]:
+    """The configured store's public keys, or none if there is no store here (nothing is
+    created)."""
+    from infra.checkpoints import Checkpoints
+
+    settings = Settings.from_env()
+    file = _sqlite_file(settings)
+    if file is not None and not file.is_file():
+        return []
+    tables = Checkpoints(settings)
+    try:
+        return tables.keys()
+    finally:
+        tables.close()
 
 
 def _looks_like_a_path(text: str) -> bool:
@@ -275,17 +308,26 @@ def verify(
             help="An NDJSON or CSV export file, or an encounter id in the configured store."
         ),
     ],
+    keys: Annotated[
+        Path | None,
+        typer.Option(
+            help="A file saved from GET /audit/keys of the server the export came from "
+            "(default: this installation's keys).",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (as POST /audit/verify).")
+    ] = False,
 ) -> None:
-    """Recompute the hash chain and re-derive the seeded and revealed server dice."""
-    from projections.audit import verification
+    """Recompute the hash chain, re-derive the seeded and revealed server dice, and check
+    the signed checkpoint: exit 0 when all hold, 1 when not, 2 when it is no export."""
+    from projections.audit import verify_export
 
     path = Path(source)
     if path.is_file():
-        try:
-            report = verification(_records_from_file(path))
-        except (ValueError, KeyError, TypeError) as e:
-            console.print(f"[red]not a fraylog export: {escape(str(e))}[/red]")
-            raise typer.Exit(2) from None
+        export = _export_file(path)
+        known = _keys_file(keys) if keys else _installation_keys()
+        report = verify_export(export, known)
     elif path.exists() or _looks_like_a_path(source):
         what = "not a file" if path.exists() else "no such file"
         console.print(f"[red]{what}: {escape(str(path.absolute()))}[/red]", soft_wrap=True)
@@ -298,7 +340,15 @@ def verify(
             raise typer.Exit(2) from None
         with _store() as fraylog:
             report = fraylog.verify(eid)
-    chain, dice = report["chain"], report["dice"]
+    if as_json:
+        print(json.dumps(report))
+    else:
+        _print_report(report, keys is None and path.is_file())
+    raise typer.Exit(0 if report["ok"] else 1)
+
+
+def _print_report(report: dict[str, Any], local_keys: bool) -> None:
+    chain, dice, signed = report["chain"], report["dice"], report["checkpoint"]
     if chain["ok"]:
         console.print(f"hash chain: [green]intact[/green] over {chain['events']} events")
     else:
@@ -319,7 +369,22 @@ def verify(
             )
         for p in dice["bad_reveals"]:
             console.print(f"  position {p}: the revealed secret does not match its commitment")
-    raise typer.Exit(0 if report["ok"] else 1)
+    if signed is not None:
+        words = {
+            "none": "[yellow]none[/yellow]",
+            "complete": "[green]complete[/green]",
+            "after_checkpoint": "[yellow]events after it[/yellow]",
+        }
+        status = words.get(
+            signed["status"], f"[red]{signed['status'].replace('_', ' ').upper()}[/red]"
+        )
+        console.print(f"checkpoint: {status}: {escape(signed['reason'])}", soft_wrap=True)
+        if signed["status"] == "unknown_key" and local_keys:
+            console.print(
+                "  checked against this installation's keys; for an export from another "
+                "server, save its GET /audit/keys and pass --keys FILE",
+                soft_wrap=True,
+            )
 
 
 @app.command()
@@ -331,13 +396,17 @@ def export(
     """Write an encounter's events as NDJSON or CSV to standard output."""
     import sys
 
-    from projections.export import csv_lines, ndjson_lines
+    from projections.export import checkpoint_line, checkpoint_row, csv_lines, ndjson_lines
 
     lines = csv_lines if format == "csv" else ndjson_lines
     eid = _encounter_id(encounter)
     with _store() as fraylog:
-        for line in lines(fraylog.event_log(eid, until)):
+        history = fraylog.event_log(eid, until)
+        for line in lines(history):
             sys.stdout.write(line)
+        signed = fraylog.checkpoints.latest(eid, history[-1].originator_version)
+        if signed is not None:
+            sys.stdout.write(checkpoint_row(signed) if format == "csv" else checkpoint_line(signed))
 
 
 @app.command()
@@ -416,6 +485,43 @@ def reference() -> None:
     from api.reference import render
 
     typer.echo(render(), nl=False)
+
+
+keys = typer.Typer(
+    help="The Ed25519 keys checkpoints are signed with (docs/record.md).",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(keys, name="keys")
+
+
+@keys.callback()
+def keys_list(context: typer.Context) -> None:
+    """List the installation's signing keys, the current one first (as GET /audit/keys)."""
+    if context.invoked_subcommand is not None:
+        return
+    listed = _installation_keys()
+    if not listed:
+        console.print("no signing key yet: the first checkpoint makes one")
+        return
+    table = Table("id", "created", "retired", "current")
+    for k in listed:
+        table.add_row(k["id"], k["created"], k["retired"] or "", "yes" if k["current"] else "")
+    console.print(table)
+
+
+@keys.command("rotate")
+def keys_rotate() -> None:
+    """Make a new signing key current. The old one signs nothing more (its private key is
+    erased) and stays published, so checkpoints it signed still verify."""
+    from infra.checkpoints import Checkpoints
+
+    tables = Checkpoints(Settings.from_env())
+    try:
+        made = tables.rotate()
+    finally:
+        tables.close()
+    console.print(f"signing key {made} is current; earlier keys stay published")
 
 
 projections = typer.Typer(

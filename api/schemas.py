@@ -428,12 +428,84 @@ class VersionDiff(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
-class Verification(BaseModel):
+class ChainVerdict(BaseModel):
     ok: bool
-    chain: dict[str, Any] = Field(description="ok, events, broken_at (position), reason.")
-    dice: dict[str, Any] | None = Field(
-        description="checked, manual, unrevealed, inherited, mismatches, bad_reveals, ok."
-    )
+    events: int = Field(description="Records read (up to the breaking one).")
+    broken_at: int | None = Field(description="The position where the chain first breaks.")
+    reason: str
+
+
+class DiceMismatch(BaseModel):
+    position: int
+    roll: str
+    die: int = Field(description="The face's ordinal (from 1) in that record's roll.")
+    face: int = Field(description="The face recorded.")
+    expected: int = Field(description="The face re-derived from the secret or seed.")
+
+
+class DiceVerdict(BaseModel):
+    checked: int = Field(description="Faces re-derived and equal.")
+    manual: int = Field(description="Faces typed in by the table: nothing to prove.")
+    unrevealed: int = Field(description="Server faces whose secret is not revealed yet.")
+    inherited: int = Field(description="A fork's copied faces: proven by the original.")
+    mismatches: list[DiceMismatch]
+    bad_reveals: list[int] = Field(description="Reveals whose secret misses its commitment.")
+    ok: bool = Field(description="No mismatch and no bad reveal.")
+
+
+class CheckpointVerdict(BaseModel):
+    status: Literal[
+        "none",
+        "malformed",
+        "unknown_key",
+        "bad_signature",
+        "truncated",
+        "mismatch",
+        "complete",
+        "after_checkpoint",
+    ] = Field(description="docs/audit-spec.md §6.1.")
+    ok: bool
+    position: int | None
+    time: str | None
+    key: str | None
+    missing: list[int] | None = Field(description="[first, last] positions cut off.")
+    unsigned: list[int] | None = Field(description="[first, last] positions no signature covers.")
+    reason: str
+
+
+class Verification(BaseModel):
+    ok: bool = Field(description="The chain, the dice and the checkpoint are all ok.")
+    chain: ChainVerdict
+    dice: DiceVerdict | None = Field(description="Null when the chain breaks.")
+    checkpoint: CheckpointVerdict | None = Field(description="Null when the chain breaks.")
+
+
+class Checkpoint(BaseModel):
+    """The server's Ed25519-signed word that an encounter's record reached `position`."""
+
+    encounter: str
+    position: int
+    hash: str = Field(description="The hash of the event at `position`.")
+    time: str
+    key: str = Field(description="The signing key's id (GET /audit/keys).")
+    signature: str = Field(description="Hex; over docs/audit-spec.md §6's signed bytes.")
+
+
+class Checkpoints(BaseModel):
+    checkpoints: list[Checkpoint]
+
+
+class SigningKey(BaseModel):
+    id: str = Field(description="SHA-256 (hex) of the raw public key.")
+    algorithm: Literal["Ed25519"]
+    public_key: str = Field(description="The 32-byte raw public key, hex.")
+    created: str
+    retired: str | None = Field(description="When it stopped signing (its private key erased).")
+    current: bool
+
+
+class SigningKeys(BaseModel):
+    keys: list[SigningKey]
 
 
 class Problem(BaseModel):

@@ -17,7 +17,7 @@ from domain.corrections import voided_by
 from domain.encounter import project_encounter
 from infra.app import Fraylog
 from infra.settings import Settings
-from projections.audit import verification
+from projections.audit import read_export, verify_export
 from projections.export import ndjson_lines
 from projections.view import view_of
 
@@ -116,7 +116,7 @@ def export_lines(fraylog: Fraylog, eid: UUID) -> list[str]:
 
 def verify_lines(lines: list[str]) -> dict[str, Any]:
     """What `fraylog verify FILE` does with an NDJSON export."""
-    return verification([json.loads(line) for line in lines if line.strip()])
+    return verify_export(read_export("".join(lines)), [])
 
 
 def export_verify(

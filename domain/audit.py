@@ -76,15 +76,56 @@ def record_of(event: Any) -> dict[str, Any]:
     return rec
 
 
+def canonical_json(value: Any) -> bytes:
+    """Sorted keys, no spaces, non-ASCII as \\u escapes (docs/audit-spec.md §2)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()  # ASCII: \u escapes
+
+
 def canonical(rec: dict[str, Any]) -> bytes:
-    """Sorted keys, no spaces, non-ASCII as \\u escapes: the bytes that are hashed."""
-    body = {k: v for k, v in rec.items() if k not in NOT_HASHED}
-    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()  # ASCII: \u escapes
+    """A record's canonical form, without what is not hashed: the bytes its hash covers."""
+    return canonical_json({k: v for k, v in rec.items() if k not in NOT_HASHED})
 
 
 def chain(previous: str, rec: dict[str, Any]) -> str:
     """The hash of a record, chained to the previous record's hash ("" for the first)."""
     return hashlib.sha256(previous.encode() + canonical(rec)).hexdigest()
+
+
+# -- checkpoints: the server's signed word that a record reached a position -----------------
+CHECKPOINT_CONTEXT = b"fraylog-checkpoint-v1\n"
+SIGNED = ("encounter", "hash", "key", "position", "time")  # what a checkpoint's signature covers
+_HEX = frozenset("0123456789abcdef")
+
+
+def checkpoint_statement(checkpoint: dict[str, Any]) -> bytes:
+    """The bytes a checkpoint's Ed25519 signature covers (docs/audit-spec.md §6)."""
+    return CHECKPOINT_CONTEXT + canonical_json({k: checkpoint[k] for k in SIGNED})
+
+
+def key_id(public_key: bytes) -> str:
+    """A signing key's id: the SHA-256 (hex) of its 32-byte raw public key."""
+    return hashlib.sha256(public_key).hexdigest()
+
+
+def _hex(value: Any, length: int) -> bool:
+    return isinstance(value, str) and len(value) == length and set(value) <= _HEX
+
+
+def checkpoint_problem(checkpoint: Any) -> str | None:
+    """Why an object is no well-formed checkpoint (None: it is one)."""
+    if not isinstance(checkpoint, dict):
+        return "a checkpoint is a JSON object"
+    if set(checkpoint) != {*SIGNED, "signature"}:
+        return f"a checkpoint has exactly the members {', '.join([*SIGNED, 'signature'])}"
+    position = checkpoint["position"]
+    if type(position) is not int or position < 1:
+        return "its position is an integer from 1"
+    if not isinstance(checkpoint["encounter"], str) or not isinstance(checkpoint["time"], str):
+        return "its encounter and time are strings"
+    for name, length in (("hash", 64), ("key", 64), ("signature", 128)):
+        if not _hex(checkpoint[name], length):
+            return f"its {name} is {length} lowercase hex characters"
+    return None
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,12 +19,16 @@ from domain.errors import DiceNeeded, DomainError
 from domain.state import EncounterState
 from domain.upcasting import respell
 from infra.access import AccessStore, Grant, check_command
+from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
 from infra.secrets import SecretStore
 from infra.settings import Settings
 from projections.audit import verification
 from projections.export import records
+
+log = logging.getLogger("fraylog.checkpoints")
+CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkpoint is signed
 
 
 class EncounterStateAsDict(Transcoding):
@@ -77,6 +82,7 @@ class Fraylog(Application[UUID]):
         super().__init__(env=self.settings.eventsourcing_env())
         self.secrets = SecretStore(self.settings)
         self.access = AccessStore(self.settings)
+        self.checkpoints = Checkpoints(self.settings)
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
@@ -228,10 +234,20 @@ class Fraylog(Application[UUID]):
             self.secrets.close()
         if hasattr(self, "access"):
             self.access.close()
+        if hasattr(self, "checkpoints"):
+            self.checkpoints.close()
 
     def verify(self, encounter_id: UUID) -> dict[str, Any]:
-        """Recompute the hash chain and re-derive the seeded and revealed server faces."""
-        return verification(list(records(self.event_log(encounter_id))))
+        """Recompute the hash chain, re-derive the seeded and revealed server faces, and
+        check the latest checkpoint against the installation's keys."""
+        history = list(records(self.event_log(encounter_id)))
+        latest = self.checkpoints.latest(encounter_id, history[-1]["position"])
+        return verification(history, latest, self.checkpoints.keys())
+
+    def checkpoint(self, encounter_id: UUID) -> dict[str, Any]:
+        """Sign a checkpoint of the encounter as it stands (its last event)."""
+        encounter = self.encounter(encounter_id)
+        return self.checkpoints.sign(encounter_id, encounter.version, encounter.last_hash)
 
     def _load(self, encounter_id: UUID, expected_version: int | None) -> Encounter:
         encounter = self.encounter(encounter_id)
@@ -253,9 +269,22 @@ class Fraylog(Application[UUID]):
                 "VERSION",
                 "another command was recorded on this encounter first; reload and try again",
             ) from None
+        if any(isinstance(e, CHECKPOINTED) for e in pending):
+            self._sign_after(encounter)
         for listener in self.listeners:
             listener(str(encounter.id))
         return Recorded(pending, encounter.state)
+
+    def _sign_after(self, encounter: Encounter) -> None:
+        """A round's end, or the encounter's, is checkpointed once recorded. The events are
+        saved by then: a signature that fails is logged, never the command's failure (the
+        next round's end, or the GM's POST …/checkpoints, signs again)."""
+        try:
+            self.checkpoints.sign(encounter.id, encounter.version, encounter.last_hash)
+        except Exception:
+            log.exception(
+                "no checkpoint signed for encounter %s at %s", encounter.id, encounter.version
+            )
 
     # -- reads ------------------------------------------------------------------
     def encounter(self, encounter_id: UUID, version: int | None = None) -> Encounter:

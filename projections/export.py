@@ -81,6 +81,24 @@ def csv_row(rec: dict[str, Any]) -> list[Any]:
     ]
 
 
+CHECKPOINT_TYPE = "Checkpoint"  # a CSV's last row, holding the checkpoint in its data column
+
+
+def checkpoint_line(checkpoint: dict[str, Any]) -> str:
+    """An NDJSON export's last line: the latest checkpoint at or before its last event."""
+    return json.dumps({"checkpoint": checkpoint}, separators=(",", ":")) + "\n"
+
+
+def checkpoint_row(checkpoint: dict[str, Any]) -> str:
+    """A CSV export's last row: type Checkpoint, the checkpoint as JSON in `data`."""
+    buffer = io.StringIO()
+    row = {name: "" for name in CSV_COLUMNS}
+    row["type"] = CHECKPOINT_TYPE
+    row["data"] = json.dumps(checkpoint, separators=(",", ":"))
+    csv.writer(buffer).writerow([row[name] for name in CSV_COLUMNS])
+    return buffer.getvalue()
+
+
 def record_from_csv(row: dict[str, str]) -> dict[str, Any]:
     """A CSV row back as a record (for verifying a CSV export)."""
 

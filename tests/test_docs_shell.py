@@ -255,11 +255,17 @@ def test_the_readme_demos_print_the_commands_that_replay_and_verify_them(place: 
     assert printed == ["replay", "verify"] * 3  # one fight per rule book, each kept
 
 
-def test_the_worked_example_claims_a_broken_chain_and_exit_1_for_the_forged_export() -> None:
+def test_the_worked_example_claims_a_broken_chain_and_a_truncation_each_with_exit_1() -> None:
     (example,) = [b for b in RUN if b.doc == "docs/record.md"]
     claims = claimed_outputs(example.text)
     assert "hash chain: intact over 16 events" in claims
-    assert claims[-2:] == ["hash chain: broken at position 10 (…)", "exit 1"]
+    assert "checkpoint: complete: whole up to the checkpoint at position 16" in claims
+    broken = claims.index("hash chain: broken at position 10 (…)")
+    assert claims[broken + 1] == "exit 1"
+    assert claims[-2:] == [
+        "checkpoint: TRUNCATED: the checkpoint vouches for 16 events; the file holds 14",
+        "exit 1",
+    ]
 
 
 def test_the_comments_are_checked_against_the_output_in_order() -> None:

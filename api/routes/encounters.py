@@ -38,7 +38,14 @@ from domain.fold import evolve
 from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
 from projections.diff import diff_views
-from projections.export import csv_lines, ndjson_lines, record_of, records
+from projections.export import (
+    checkpoint_line,
+    checkpoint_row,
+    csv_lines,
+    ndjson_lines,
+    record_of,
+    records,
+)
 from projections.narrative import Lang, check_lang, narrative, told
 from projections.view import combatant_view_of, encounter_view
 
@@ -66,6 +73,8 @@ def _links(encounter: str, **more: dict[str, Any]) -> dict[str, Any]:
         "get_events",
         "get_log",
         "verify_encounter",
+        "get_checkpoints",
+        "sign_checkpoint",
         "mint_player_token",
         "fork_encounter",
     )
@@ -385,11 +394,16 @@ def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int
 def _export(fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str) -> Iterator[str]:
     """An export streamed page by page from the store, never held whole in memory."""
     voided = _voided(fraylog, encounter_id, until)
+    last = 0
     for n, page in enumerate(fraylog.event_pages(encounter_id, until=until)):
         lines = (
             csv_lines(page, voided, header=n == 0) if fmt == "csv" else ndjson_lines(page, voided)
         )
+        last = page[-1].originator_version
         yield "".join(lines)  # a page a chunk: a chunk a line costs more than the line
+    signed = fraylog.checkpoints.latest(encounter_id, last)
+    if signed is not None:
+        yield checkpoint_row(signed) if fmt == "csv" else checkpoint_line(signed)
 
 
 @router.get(
@@ -515,8 +529,38 @@ async def fork_encounter(
     operation_id="verify_encounter",
 )
 async def verify(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> dict[str, Any]:
-    """Recompute the hash chain and re-derive every seeded and revealed server face."""
+    """Recompute the hash chain, re-derive every seeded and revealed server face, and check
+    the latest checkpoint against this server's keys."""
     return await run_in_threadpool(fraylog.verify, encounter_id)
+
+
+@router.post(
+    "/{encounter_id}/checkpoints",
+    status_code=201,
+    response_model=s.Checkpoint,
+    responses=ERRORS,
+    operation_id="sign_checkpoint",
+)
+async def sign_checkpoint(encounter_id: UUID, fraylog: FraylogDep, grant: GmDep) -> dict[str, Any]:
+    """Sign a checkpoint of the encounter as it stands now (the GM): its id, the position
+    and hash of its last event, the time. The server signs one by itself at each round's
+    end and at end_encounter; an export carries the latest (docs/record.md)."""
+    return await run_in_threadpool(fraylog.checkpoint, encounter_id)
+
+
+@router.get(
+    "/{encounter_id}/checkpoints",
+    response_model=s.Checkpoints,
+    responses=ERRORS,
+    operation_id="get_checkpoints",
+)
+async def get_checkpoints(
+    encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep
+) -> dict[str, Any]:
+    """Every checkpoint signed of this encounter, in order of position: keep the latest to
+    tell later whether an export you are given is cut short."""
+    await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
+    return {"checkpoints": await run_in_threadpool(fraylog.checkpoints.of, encounter_id)}
 
 
 @router.get(

@@ -61,6 +61,8 @@ ROUTES: list[tuple[str, str, Any, tuple[int, ...]]] = [
     ("GET", "/encounters/{eid}/log", None, (404, 404, 200, 200, 200)),
     ("GET", "/encounters/{eid}/diff?from=1", None, (404, 404, 200, 200, 200)),
     ("GET", "/encounters/{eid}/verify", None, (404, 404, 200, 200, 200)),
+    ("GET", "/encounters/{eid}/checkpoints", None, (404, 404, 200, 200, 200)),
+    ("POST", "/encounters/{eid}/checkpoints", None, (404, 404, 403, 403, 201)),
     ("GET", "/encounters/{eid}/stream", None, (404, 404, None, None, None)),
     ("GET", "/encounters/{eid}/tokens", None, (404, 404, 403, 403, 200)),
     ("POST", "/encounters/{eid}/tokens", {"combatants": ["{a}"]}, (404, 404, 403, 403, 201)),
