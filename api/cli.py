@@ -255,7 +255,7 @@ def _export_file(path: Path) -> Any:
     from projections.audit import NotAnExport, read_export
 
     try:
-        return read_export(path.read_text(encoding="utf-8"))
+        return read_export(path.read_text(encoding="utf-8-sig"))
     except (NotAnExport, UnicodeDecodeError) as e:
         console.print(
             f"[red]{escape(str(path))} is not a fraylog export: {escape(str(e))}[/red]",

@@ -49,7 +49,7 @@ async def verify_file(request: Request, fraylog: FraylogDep) -> dict[str, Any]:
         )
     body = await request.body()
     try:
-        export = read_export(body.decode("utf-8"))
+        export = read_export(body.decode("utf-8-sig"))  # a byte order mark skipped
     except (NotAnExport, UnicodeDecodeError) as e:
         raise DomainError("AUDIT", f"the body is not a fraylog export: {e}", field="body") from None
     keys = await run_in_threadpool(fraylog.checkpoints.keys)

@@ -41,6 +41,12 @@ async def replay(encounter_id: str) -> FileResponse:
     return _page("replay.html")
 
 
+@router.get("/audit")
+async def audit() -> FileResponse:
+    """The browser's own verifier: an export file checked on the page, never sent."""
+    return _page("audit.html")
+
+
 @router.get("/e/{encounter_id}")
 async def table(encounter_id: str) -> FileResponse:
     """The table screen of one encounter, the GM's or a player's (the token decides)."""
