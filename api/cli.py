@@ -255,7 +255,7 @@ def _export_file(path: Path) -> Any:
     from projections.audit import NotAnExport, read_export
 
     try:
-        return read_export(path.read_text(encoding="utf-8-sig"))
+        return read_export(path.read_bytes().decode("utf-8"))  # as sent: no newline translation
     except (NotAnExport, UnicodeDecodeError) as e:
         console.print(
             f"[red]{escape(str(path))} is not a fraylog export: {escape(str(e))}[/red]",
@@ -281,8 +281,8 @@ def _keys_file(path: Path) -> list[dict[str, Any]]:
 
 
 def _installation_keys() -> list[dict[str, Any]]:
-    """The configured store's public keys, or none if there is no store here (nothing is
-    created)."""
+    """The configured store's public keys, or none if there is no store here (no SQLite
+    file is created where there is none)."""
     from infra.checkpoints import Checkpoints
 
     settings = Settings.from_env()
@@ -379,6 +379,13 @@ def _print_report(report: dict[str, Any], local_keys: bool) -> None:
             signed["status"], f"[red]{signed['status'].replace('_', ' ').upper()}[/red]"
         )
         console.print(f"checkpoint: {status}: {escape(signed['reason'])}", soft_wrap=True)
+        if signed["encounter"] is not None:
+            console.print(
+                f"  signed for encounter {escape(signed['encounter'])} at {escape(signed['time'])}"
+                f" with key {signed['key'][:16]}…",
+                soft_wrap=True,
+                highlight=False,
+            )
         if signed["status"] == "unknown_key" and local_keys:
             console.print(
                 "  checked against this installation's keys; for an export from another "
@@ -396,7 +403,7 @@ def export(
     """Write an encounter's events as NDJSON or CSV to standard output."""
     import sys
 
-    from projections.export import checkpoint_line, checkpoint_row, csv_lines, ndjson_lines
+    from projections.export import csv_lines, ndjson_lines, trailer
 
     lines = csv_lines if format == "csv" else ndjson_lines
     eid = _encounter_id(encounter)
@@ -404,9 +411,9 @@ def export(
         history = fraylog.event_log(eid, until)
         for line in lines(history):
             sys.stdout.write(line)
-        signed = fraylog.checkpoints.latest(eid, history[-1].originator_version)
-        if signed is not None:
-            sys.stdout.write(checkpoint_row(signed) if format == "csv" else checkpoint_line(signed))
+        sys.stdout.write(
+            trailer(fraylog.checkpoints.latest(eid, history[-1].originator_version), format)
+        )
 
 
 @app.command()

@@ -468,6 +468,7 @@ class CheckpointVerdict(BaseModel):
     position: int | None
     time: str | None
     key: str | None
+    encounter: str | None = Field(description="The encounter the checkpoint names.")
     missing: list[int] | None = Field(description="[first, last] positions cut off.")
     unsigned: list[int] | None = Field(description="[first, last] positions no signature covers.")
     reason: str
@@ -500,7 +501,9 @@ class SigningKey(BaseModel):
     algorithm: Literal["Ed25519"]
     public_key: str = Field(description="The 32-byte raw public key, hex.")
     created: str
-    retired: str | None = Field(description="When it stopped signing (its private key erased).")
+    retired: str | None = Field(
+        description="When it stopped signing (its private key deleted); it revokes nothing."
+    )
     current: bool
 
 

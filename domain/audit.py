@@ -136,13 +136,86 @@ class ChainReport:
     reason: str = ""
 
 
+def _int(value: Any, least: int = 0) -> bool:
+    return type(value) is int and value >= least
+
+
+def _roll_problem(name: str, roll: Any) -> str | None:
+    if not isinstance(roll, dict):
+        return f"roll {name} is no object"
+    faces, sides = roll.get("faces"), roll.get("sides")
+    if not isinstance(faces, list) or not all(type(f) is int for f in faces):
+        return f"roll {name}: faces is no array of integers"
+    if (
+        not isinstance(sides, list)
+        or len(sides) != len(faces)
+        or not all(_int(n, 1) and n <= 2**32 for n in sides)
+    ):
+        return f"roll {name}: sides is no array of as many integers from 1 to 2^32"
+    if not isinstance(roll.get("source"), str):
+        return f"roll {name}: source is no string"
+    if "attempt" in roll and not _int(roll["attempt"]):
+        return f"roll {name}: attempt is no integer from 0"
+    return None
+
+
+def record_problem(rec: dict[str, Any]) -> str | None:
+    """Why a record is no well-formed fraylog record (docs/audit-spec.md §3), None if it is
+    one: what the dice and the corrections are read from is of the shape they need."""
+    if not _int(rec.get("command"), 1):
+        return "command is no integer from 1"
+    if rec.get("cause") is not None and not _int(rec.get("cause"), 1):
+        return "cause is neither null nor an integer from 1"
+    for name in ("type", "timestamp", "actor", "hash"):
+        if not isinstance(rec.get(name), str):
+            return f"{name} is no string"
+    data = rec.get("data")
+    if not isinstance(data, dict):
+        return "data is no object"
+    rolls = data.get("rolls")
+    if rolls is not None:
+        if not isinstance(rolls, dict):
+            return "rolls is no object"
+        for name, roll in rolls.items():
+            if problem := _roll_problem(name, roll):
+                return problem
+    kind = rec["type"]
+    if kind in CORRECTION_TYPES and not (
+        isinstance(data.get("cascade"), list) and all(type(p) is int for p in data["cascade"])
+    ):
+        return "cascade is no array of integers"
+    if kind == "EncounterCreated":
+        forked = data.get("forked_from")
+        if data.get("seed") is not None and not isinstance(data["seed"], str):
+            return "seed is neither null nor a string"
+        if data.get("dice_commitment") is not None and not _hex(data["dice_commitment"], 64):
+            return "dice_commitment is neither null nor 64 hex characters"
+        if forked is not None and not (isinstance(forked, dict) and _int(forked.get("at"))):
+            return "forked_from is neither null nor an object whose at is an integer"
+    if kind == "DiceCommitted" and not _hex(data.get("commitment"), 64):
+        return "commitment is no 64 hex characters"
+    if kind == "DiceSecretRevealed":
+        if not (_hex(data.get("secret"), 64) and _hex(data.get("commitment"), 64)):
+            return "secret or commitment is no 64 hex characters"
+        if not _int(data.get("epoch")):
+            return "epoch is no integer from 0"
+        following = data.get("next_commitment")
+        if following is not None and not _hex(following, 64):
+            return "next_commitment is neither null nor 64 hex characters"
+    return None
+
+
 def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
-    """Recompute the chain; report the first record whose hash or position does not fit."""
+    """Recompute the chain; report the first record whose position, form or hash does not
+    fit (docs/audit-spec.md §3)."""
     previous, count = "", 0
     for count, rec in enumerate(records, start=1):
-        where = rec.get("position", count)
-        if rec.get("position") != count:
+        position = rec.get("position")
+        where = position if _int(position) else count  # its number in the file if none
+        if where != count or not _int(position):
             return ChainReport(False, count, where, f"expected position {count}")
+        if problem := record_problem(rec):
+            return ChainReport(False, count, where, f"not a well-formed record: {problem}")
         expected = chain(previous, rec)
         if rec.get("hash") != expected:
             return ChainReport(
@@ -216,14 +289,15 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
     secrets: dict[int, bytes] = {}  # epoch -> revealed secret
     epoch_starts = [1]  # epoch e covers positions from epoch_starts[e]
     in_force: str | None = None  # the commitment the next reveal must match
+    if recs and recs[0]["type"] == "EncounterCreated":  # it alone says these
+        data = recs[0]["data"]
+        seed = data["seed"].encode() if data.get("seed") else None
+        in_force = data.get("dice_commitment")
+        if data.get("forked_from"):
+            inherited_until = data["forked_from"]["at"]
     for rec in recs:
         data = rec["data"]
-        if rec["type"] == "EncounterCreated":
-            seed = data["seed"].encode() if data.get("seed") else None
-            in_force = data.get("dice_commitment")
-            if data.get("forked_from"):
-                inherited_until = int(data["forked_from"]["at"])
-        elif rec["type"] == "DiceCommitted":
+        if rec["type"] == "DiceCommitted":
             in_force = data["commitment"]
         elif rec["type"] == "DiceSecretRevealed":
             secret = bytes.fromhex(data["secret"])

@@ -24,7 +24,7 @@ from infra.choices import choices
 from infra.dice import dice_for
 from infra.secrets import SecretStore
 from infra.settings import Settings
-from projections.audit import verification
+from projections.audit import NO_CHECKPOINT, verification
 from projections.export import records
 
 log = logging.getLogger("fraylog.checkpoints")
@@ -242,7 +242,8 @@ class Fraylog(Application[UUID]):
         check the latest checkpoint against the installation's keys."""
         history = list(records(self.event_log(encounter_id)))
         latest = self.checkpoints.latest(encounter_id, history[-1]["position"])
-        return verification(history, latest, self.checkpoints.keys())
+        signed = NO_CHECKPOINT if latest is None else latest
+        return verification(history, signed, self.checkpoints.keys())
 
     def checkpoint(self, encounter_id: UUID) -> dict[str, Any]:
         """Sign a checkpoint of the encounter as it stands (its last event)."""

@@ -82,33 +82,55 @@ class Checkpoints(SideTables):
                 (made,),
             )
             current = self._current()
-            assert current is not None
+            if current is None:
+                raise RuntimeError(
+                    "the current signing key has no private key: fraylog keys rotate"
+                )
             if current[0] != made:  # another process made the first key at the same time
                 self.execute(f"DELETE FROM {self.table(KEYS)} WHERE key_id = ?", (made,))
         return current
 
     def rotate(self) -> str:
-        """Make a new key current; the old one signs nothing more (its private key is
-        erased) but stays published. Returns the new key's id."""
-        old = self._current()
-        made = self._new_key()
+        """Make a new key current; every other key signs nothing more (its private key is
+        deleted from the table) but stays published. Returns the new key's id. The current
+        key is swapped only if it is still the one read (compare and set), so two rotations
+        at once make one current key, and the loser's key is dropped unused."""
+        while True:
+            old = self._current_id()
+            made = self._new_key()
+            if old is None:
+                swapped = self.execute(
+                    f"INSERT INTO {self.table(CURRENT)} (slot, key_id) VALUES (1, ?) "
+                    "ON CONFLICT (slot) DO NOTHING RETURNING key_id",
+                    (made,),
+                )
+            else:
+                swapped = self.execute(
+                    f"UPDATE {self.table(CURRENT)} SET key_id = ? WHERE slot = 1 AND key_id = ? "
+                    "RETURNING key_id",
+                    (made, old),
+                )
+            if swapped:
+                break
+            self.execute(f"DELETE FROM {self.table(KEYS)} WHERE key_id = ?", (made,))
+        # every key but the current one: retired (if it was not) and its private key gone,
+        # a key left by a rotation that crashed half-way included
         self.execute(
-            f"INSERT INTO {self.table(CURRENT)} (slot, key_id) VALUES (1, ?) "
-            "ON CONFLICT (slot) DO UPDATE SET key_id = excluded.key_id",
-            (made,),
+            f"UPDATE {self.table(KEYS)} SET retired = COALESCE(retired, ?), private_key = NULL "
+            f"WHERE key_id <> (SELECT key_id FROM {self.table(CURRENT)} WHERE slot = 1) "
+            "AND (private_key IS NOT NULL OR retired IS NULL)",
+            (_now(),),
         )
-        if old is not None:
-            self.execute(
-                f"UPDATE {self.table(KEYS)} SET retired = ?, private_key = NULL WHERE key_id = ?",
-                (_now(), old[0]),
-            )
         return made
+
+    def _current_id(self) -> str | None:
+        rows = self.execute(f"SELECT key_id FROM {self.table(CURRENT)} WHERE slot = 1")
+        return rows[0][0] if rows else None
 
     def keys(self) -> list[dict[str, Any]]:
         """Every key this installation signed with, the current one first: what a verifier
         needs (GET /audit/keys), never a private key."""
-        current = self.execute(f"SELECT key_id FROM {self.table(CURRENT)} WHERE slot = 1")
-        now = current[0][0] if current else None
+        now = self._current_id()
         rows = self.execute(
             f"SELECT key_id, public_key, created, retired FROM {self.table(KEYS)} "
             "ORDER BY created DESC, key_id"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -20,11 +21,14 @@ from domain.audit import (
     verify_chain,
     verify_dice,
 )
-from projections.export import CHECKPOINT_TYPE, record_from_csv
+from projections.export import CHECKPOINT_TYPE, CSV_COLUMNS
 
 
 class NotAnExport(ValueError):
     """Raised when a text is no fraylog export (empty, an HTTP error answer, other data)."""
+
+
+NO_CHECKPOINT: Any = object()  # an export without a checkpoint line (`null` is a malformed one)
 
 
 @dataclass(frozen=True)
@@ -34,25 +38,69 @@ class Export:
     lines are not one last line)."""
 
     records: list[dict[str, Any]]
-    checkpoint: Any = None
+    checkpoint: Any = NO_CHECKPOINT
     misplaced: str | None = None
 
 
+INTEGER = re.compile(r"-?[0-9]+")  # a CSV integer column: ASCII digits only
+LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines, ended by a line feed only (U+2028 and the like are characters of a
+    line, as in the JSON that `ensure_ascii=False` writes), each with its line feed."""
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _integer(value: str) -> int | None:
+    if value == "":
+        return None
+    if not INTEGER.fullmatch(value):
+        raise ValueError(f"{value!r} is no integer")
+    return int(value)
+
+
+def _csv_lines(text: str) -> list[Any]:
+    """The rows of a CSV export as records and a checkpoint line (docs/audit-spec.md §1)."""
+    if LONE_CR.search(text):
+        raise ValueError("a carriage return not followed by a line feed")
+    rows = [row for row in csv.reader(_lines(text)) if row]
+    if rows[0] != CSV_COLUMNS:
+        raise ValueError(f"its header is not {','.join(CSV_COLUMNS)}")
+    out: list[Any] = []
+    for row in rows[1:]:
+        cells = dict(zip(CSV_COLUMNS, row + [""] * (len(CSV_COLUMNS) - len(row)), strict=False))
+        if cells["type"] == CHECKPOINT_TYPE and cells["position"] == "":
+            out.append({"checkpoint": json.loads(cells["data"])})
+            continue
+        out.append(
+            {
+                "position": _integer(cells["position"]),
+                "type": cells["type"],
+                "timestamp": cells["timestamp"],
+                "actor": cells["actor"],
+                "cause": _integer(cells["cause"]),
+                "command": _integer(cells["command"]),
+                "data": json.loads(cells["data"] or "{}"),
+                "dice": json.loads(cells["dice"] or "{}"),
+                "hash": cells["hash"],
+                "voided_by": _integer(cells["voided_by"]),
+            }
+        )
+    return out
+
+
 def read_export(text: str) -> Export:
-    """An NDJSON or CSV export (CSV if it starts with its header); NotAnExport says why a
-    text is none."""
+    """An NDJSON or CSV export (CSV if it starts with its header), as docs/audit-spec.md §1
+    reads it; NotAnExport says why a text is none."""
+    text = text.removeprefix("\ufeff")
     try:
         if text.startswith("position,"):
-            rows = list(csv.DictReader(text.splitlines()))
-            lines: list[Any] = [
-                {"checkpoint": json.loads(r.get("data") or "null")}
-                if r.get("type") == CHECKPOINT_TYPE and not r.get("position")
-                else record_from_csv(r)
-                for r in rows
-            ]
+            lines = _csv_lines(text)
         else:
-            lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (ValueError, KeyError, TypeError) as e:
+            lines = [json.loads(line) for line in _lines(text) if line.strip(" \t\r\n")]
+    except (ValueError, TypeError, RecursionError, csv.Error) as e:
         raise NotAnExport(str(e)) from None
     if not lines:
         raise NotAnExport("it holds no events")
@@ -83,11 +131,6 @@ def _is_checkpoint_line(line: Any) -> bool:
     return isinstance(line, dict) and set(line) == {"checkpoint"}
 
 
-def records_from_export(text: str) -> list[dict[str, Any]]:
-    """The records of an NDJSON or CSV export, without its checkpoint."""
-    return read_export(text).records
-
-
 def checkpoint_verdict(
     records: list[dict[str, Any]],
     checkpoint: Any,
@@ -105,12 +148,13 @@ def checkpoint_verdict(
             "position": signed.get("position"),
             "time": signed.get("time"),
             "key": signed.get("key"),
+            "encounter": signed.get("encounter"),
             "missing": more.get("missing"),
             "unsigned": more.get("unsigned"),
             "reason": reason,
         }
 
-    if checkpoint is None and misplaced is None:
+    if checkpoint is NO_CHECKPOINT and misplaced is None:
         return verdict("none", True, "the file carries no checkpoint: nothing says it is whole")
     problem = misplaced or checkpoint_problem(checkpoint)
     if problem:
@@ -167,7 +211,7 @@ def _key_id_of(public_key: str) -> str | None:
 
 def verification(
     records: list[dict[str, Any]],
-    checkpoint: Any = None,
+    checkpoint: Any = NO_CHECKPOINT,
     keys: Iterable[dict[str, Any]] = (),
     misplaced: str | None = None,
 ) -> dict[str, Any]:

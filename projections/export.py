@@ -99,21 +99,8 @@ def checkpoint_row(checkpoint: dict[str, Any]) -> str:
     return buffer.getvalue()
 
 
-def record_from_csv(row: dict[str, str]) -> dict[str, Any]:
-    """A CSV row back as a record (for verifying a CSV export)."""
-
-    def number(v: str | None) -> int | None:
-        return int(v) if v not in ("", None) else None
-
-    return {
-        "position": number(row.get("position")),
-        "type": row.get("type"),
-        "timestamp": row.get("timestamp"),
-        "actor": row.get("actor"),
-        "cause": number(row.get("cause")),
-        "command": number(row.get("command")),
-        "data": json.loads(row.get("data") or "{}"),
-        "dice": json.loads(row.get("dice") or "{}"),
-        "hash": row.get("hash"),
-        "voided_by": number(row.get("voided_by")),
-    }
+def trailer(checkpoint: dict[str, Any] | None, fmt: str) -> str:
+    """What ends an export of `fmt` (ndjson or csv): its checkpoint, if it has one."""
+    if checkpoint is None:
+        return ""
+    return checkpoint_row(checkpoint) if fmt == "csv" else checkpoint_line(checkpoint)

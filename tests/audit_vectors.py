@@ -3,8 +3,9 @@ non-ASCII names, metres that are doubles, a round's end and the encounter's, eac
 checkpointed), its CSV twin, the tampered copies the spec lists, and the vectors section of
 the spec, all computed by fraylog's own code.
 
-    python -m tests.audit_vectors          # play a new fight and write every file anew
-    python -m tests.audit_vectors --check  # exit 1 if the spec's section is not what the files give
+    python -m tests.audit_vectors            # play a new fight and write every file anew
+    python -m tests.audit_vectors --tamper   # the tampered files and the section anew, same fight
+    python -m tests.audit_vectors --check    # exit 1 if the spec's section is not the files'
 
 The fight is played once and its files committed (its times and server dice are new each
 time); tests/test_audit_spec.py checks that the spec's section is exactly what `section()`
@@ -173,6 +174,9 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
         roll = next(iter(data["rolls"].values()))
         roll["total"] += 1
 
+    def huge(data: dict[str, Any]) -> None:
+        next(iter(data["rolls"].values()))["sides"][0] = 2**33
+
     def other(hex_: str) -> str:
         return ("1" if hex_[0] == "0" else "0") + hex_[1:]
 
@@ -186,6 +190,7 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
         "truncated": written(records[:-2], last, fmt),
         "truncated, checkpoint removed": written(records[:-2], None, fmt),
         "rechained": written(rechained(records, hit, edit), last, fmt),
+        "ill-formed": written(rechained(records, hit, huge), last, fmt),
         "bad signature": written(records, {**last, "signature": other(last["signature"])}, fmt),
         "re-dated checkpoint": written(records, {**last, "time": "2020-01-01T00:00:00+00:00"}, fmt),
         "unknown key": written(records, {**last, "key": other(last["key"])}, fmt),
@@ -217,6 +222,7 @@ EXPECTED = {  # the checkpoint's status (None: the chain breaks first), ok
     "truncated": ("truncated", False),
     "truncated, checkpoint removed": ("none", True),
     "rechained": ("mismatch", False),
+    "ill-formed": (None, False),
     "bad signature": ("bad_signature", False),
     "re-dated checkpoint": ("bad_signature", False),
     "unknown key": ("unknown_key", False),
@@ -243,14 +249,27 @@ def make(folder: Path = FOLDER) -> None:
         events, kept = play(Path(scratch))
     assert len(kept) == 2, kept  # the round's end and the encounter's
     last, earlier = signed(kept[-1]), signed(kept[0])
+    texts = {
+        "ndjson": "".join(ndjson_lines(events)) + checkpoint_line(last),
+        "csv": "".join(csv_lines(events)) + checkpoint_row(last),
+    }
+    write(folder, texts, earlier)
+
+
+def remake(folder: Path = FOLDER) -> None:
+    """Write every tampered file and the spec's section anew from the committed example
+    (the fight as it was played): after a new tampering, say, without a new fight."""
+    texts = {fmt: (folder / f"example.{fmt}").read_bytes().decode() for fmt in ("ndjson", "csv")}
+    earlier = read_export((folder / "after-checkpoint.ndjson").read_text(encoding="utf-8"))
+    write(folder, texts, earlier.checkpoint)
+
+
+def write(folder: Path, texts: dict[str, str], earlier: dict[str, Any]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.iterdir():
         old.unlink()
     (folder / "keys.json").write_text(json.dumps(keys_document(), indent=2) + "\n")
-    for fmt, lines in (("ndjson", ndjson_lines), ("csv", csv_lines)):
-        text = "".join(lines(events)) + (
-            checkpoint_line(last) if fmt == "ndjson" else checkpoint_row(last)
-        )
+    for fmt, text in texts.items():
         for name, body in tamperings(text, fmt, earlier).items():
             (folder / f"{stem(name)}.{fmt}").write_bytes(body.encode())
     SPEC.write_text(spliced(SPEC.read_text(), section(folder)))
@@ -368,7 +387,7 @@ def section(folder: Path = FOLDER) -> str:
     for path in sorted(folder.iterdir()):
         if path.name == "keys.json":
             continue
-        report = verify_export(read_export(path.read_text(encoding="utf-8")), keys)
+        report = verify_export(read_export(path.read_bytes().decode()), keys)
         name = named(path)
         status = report["checkpoint"] and report["checkpoint"]["status"]
         expected = EXPECTED[name]
@@ -403,6 +422,7 @@ MADE_BY = {
     "truncated": "the last two records cut, the checkpoint kept",
     "truncated, checkpoint removed": "the last two records and the checkpoint cut",
     "rechained": "a roll's total changed and every hash from it recomputed",
+    "ill-formed": "a die given 2^33 sides and every hash from it recomputed",
     "bad signature": "one hex digit of the signature changed",
     "re-dated checkpoint": "the checkpoint's time changed",
     "unknown key": "one hex digit of the key id changed",
@@ -426,4 +446,4 @@ def current(spec: str) -> str:
 if __name__ == "__main__":
     if "--check" in sys.argv:
         sys.exit(0 if current(SPEC.read_text()) == section() else 1)
-    make()
+    remake() if "--tamper" in sys.argv else make()

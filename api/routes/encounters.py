@@ -38,14 +38,7 @@ from domain.fold import evolve
 from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
 from projections.diff import diff_views
-from projections.export import (
-    checkpoint_line,
-    checkpoint_row,
-    csv_lines,
-    ndjson_lines,
-    record_of,
-    records,
-)
+from projections.export import csv_lines, ndjson_lines, record_of, records, trailer
 from projections.narrative import Lang, check_lang, narrative, told
 from projections.view import combatant_view_of, encounter_view
 
@@ -401,9 +394,7 @@ def _export(fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str) -
         )
         last = page[-1].originator_version
         yield "".join(lines)  # a page a chunk: a chunk a line costs more than the line
-    signed = fraylog.checkpoints.latest(encounter_id, last)
-    if signed is not None:
-        yield checkpoint_row(signed) if fmt == "csv" else checkpoint_line(signed)
+    yield trailer(fraylog.checkpoints.latest(encounter_id, last), fmt)
 
 
 @router.get(

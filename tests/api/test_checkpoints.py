@@ -25,7 +25,7 @@ from domain.audit import checkpoint_statement
 from infra.app import Fraylog, ensure_schema
 from infra.checkpoints import KEYS, Checkpoints
 from infra.settings import Settings
-from projections.audit import read_export, verify_export
+from projections.audit import NO_CHECKPOINT, read_export, verify_export
 from projections.export import checkpoint_line, ndjson_lines
 from tests.api.test_record import bleeding_fight
 from tests.builders import command
@@ -120,7 +120,7 @@ def test_given_an_export_up_to_an_earlier_version_then_it_carries_the_checkpoint
 ) -> None:
     f = bleeding_fight(client)
     signed = client.get(f"/encounters/{f['eid']}/checkpoints").json()["checkpoints"][-1]
-    for until, carried in ((signed["position"] - 1, None), (signed["position"], signed)):
+    for until, carried in ((signed["position"] - 1, NO_CHECKPOINT), (signed["position"], signed)):
         text = client.get(
             f"/encounters/{f['eid']}/events", params={"format": "ndjson", "until": until}
         ).text
@@ -221,3 +221,36 @@ def test_given_a_fork_then_it_carries_none_of_the_originals_checkpoints(client: 
 def test_given_no_encounter_then_its_checkpoints_are_a_404(client: TestClient) -> None:
     missing = "00000000-0000-4000-8000-000000000000"
     assert client.get(f"/encounters/{missing}/checkpoints").status_code == 404
+
+
+def test_given_rotations_at_once_then_one_key_is_current_and_every_other_signs_nothing(
+    installation: Settings,
+) -> None:
+    if installation.database_url:
+        ensure_schema(installation)
+    tables = [Checkpoints(installation) for _ in range(4)]
+    tables[0].current_key()
+    barrier = threading.Barrier(len(tables))
+
+    def rotate(t: Checkpoints) -> None:
+        barrier.wait()
+        t.rotate()
+
+    threads = [threading.Thread(target=rotate, args=(t,)) for t in tables]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        keys = tables[0].keys()
+        current = [k["id"] for k in keys if k["current"]]
+        assert len(current) == 1 and keys[0]["id"] == current[0]
+        assert all(k["retired"] for k in keys[1:])
+        private = tables[0].execute(
+            f"SELECT key_id FROM {tables[0].table(KEYS)} WHERE private_key IS NOT NULL"
+        )
+        assert private == [(current[0],)]
+        assert tables[1].current_key()[0] == current[0]
+    finally:
+        for t in tables:
+            t.close()

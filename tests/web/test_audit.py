@@ -29,7 +29,8 @@ from tests.web.test_replay import Fight
 VECTORS = Path(__file__).resolve().parents[2] / "docs" / "audit-vectors"
 NAME = "Brücke 🎲 «Ä»"
 KINDS = {"ndjson": "application/x-ndjson", "csv": "text/csv"}
-FINAL = ", ".join(f"body[data-audit={s}]" for s in ("done", "not-export", "error"))
+FINAL = ", ".join(f"body[data-audit={s}]" for s in ("done", "not-export", "error", "no-ed25519"))
+HEADER = "position,type,timestamp,actor,cause,command,voided_by,dice,data,hash"
 
 
 # -- fights ---------------------------------------------------------------------------------
@@ -322,6 +323,55 @@ def csv_variants(text: str) -> dict[str, str]:
     }
 
 
+def csv_cells(text: str) -> list[list[str]]:
+    """The rows of a CSV export as Python's csv module reads them."""
+    return list(csv_module.reader(io.StringIO(text, newline="")))
+
+
+def csv_of(rows: list[list[str]]) -> str:
+    out = io.StringIO(newline="")
+    csv_module.writer(out, lineterminator="\r\n").writerows(rows)
+    return out.getvalue()
+
+
+def csv_edit(text: str, row: int, column: str, value: str) -> str:
+    """The CSV with one cell changed (`row` 1 = the first after the header)."""
+    rows = csv_cells(text)
+    rows[row][HEADER.split(",").index(column)] = value
+    return csv_of(rows)
+
+
+def to_csv(lines: list[str]) -> str:
+    """NDJSON records (and a checkpoint line) written as fraylog's CSV (§1)."""
+    rows = [HEADER.split(",")]
+    for line in lines:
+        v = json.loads(line)
+        if "checkpoint" in v:
+            rows.append(["", "Checkpoint", *[""] * 6, json.dumps(v["checkpoint"]), ""])
+            continue
+        rolls = v["data"].get("rolls") or {} if isinstance(v["data"], dict) else {}
+        dice = {name: roll["faces"] for name, roll in rolls.items()}
+        cells = {**v, "dice": json.dumps(dice), "data": json.dumps(v["data"])}
+        rows.append(["" if cells[c] is None else str(cells[c]) for c in HEADER.split(",")])
+    return csv_of(rows)
+
+
+def rolled(lines: list[str], source: str = "server") -> int:
+    """The position of the first record with a roll of `source`."""
+    return next(
+        k + 1
+        for k, line in enumerate(lines)
+        if any(
+            r.get("source") == source
+            for r in (json.loads(line).get("data") or {}).get("rolls", {}).values()
+        )
+    )
+
+
+def first_roll(record: dict[str, Any], source: str = "server") -> dict[str, Any]:
+    return next(r for r in record["data"]["rolls"].values() if r["source"] == source)
+
+
 # -- checking -------------------------------------------------------------------------------
 
 
@@ -379,7 +429,7 @@ def agree(page: Any, base: str, text: str, name: str, kind: str) -> dict[str, An
             ]
         if mine["checkpoint"] is not None:
             assert list(mine["checkpoint"]) == [
-                *("status", "ok", "position", "time", "key"),
+                *("status", "ok", "position", "time", "key", "encounter"),
                 *("missing", "unsigned", "reason"),
             ]
         if "checkpoint" not in theirs:  # a Python side without checkpoints yet
@@ -440,6 +490,8 @@ def test_given_exports_of_each_rule_book_when_checked_on_the_page_then_the_repor
             sent.append(text)
             reports[name, kind] = agree(page, base, text, f"{name}.{kind}", kind)
             assert reports[name, kind]["chain"]["ok"], (name, kind)
+            c = reports[name, kind]["checkpoint"]  # it names its encounter (§6.1)
+            assert c["encounter"] == (None if c["position"] is None else fight.id), name
     dice = {name: reports[name, "ndjson"]["dice"] for name in fights}
     assert dice["wits"]["checked"] > 0 and dice["wits"]["ok"]
     assert dice["novus"]["manual"] == 2 and dice["novus"]["unrevealed"] > 0
@@ -716,3 +768,315 @@ def test_given_the_specs_vectors_then_the_page_gives_the_listed_verdicts_and_val
     )
     assert derived == [[mac, int(face)] for _, _, mac, face in faces]
     assert_nothing_sent(seen, list(texts.values()))
+
+
+# -- the revised rules of docs/audit-spec.md (§1 reading, §3 well-formed, §5.3, §6) ----------
+
+LINE_BREAKS = "Zeile\u2028Absatz\u2029Nächste\u0085Ende"  # ordinary characters (§1)
+
+
+def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_does(
+    open_context: Any,
+) -> None:
+    """§1: CSV exactly when the text starts with `position,`; lines end only at \\n (U+2028,
+    U+2029 and U+0085 are characters of a name); blank = spaces, tabs and CR only; the CSV
+    header exactly, integers strictly, empty data and dice columns as {}, a checkpoint row
+    only with an empty position, a checkpoint that is null malformed."""
+    watched = open_context(LAPTOP)
+    page = watched.page()
+    seen = watch_requests(page)
+    base = watched.base
+    f = Fight(base, "wits", LINE_BREAKS, dice="server")
+    lief = f.add(f"Lief{LINE_BREAKS}", fighter(), "heroes")
+    far = f.add("Farthan\u2028der Zweite", farthan(health=500), "foes")
+    f.cmd({"type": "roll_initiative"})
+    attack(f, {"combatant": lief, "target": far})
+    f.cmd({"type": "end_encounter"})
+    nd = f.get("/events", format="ndjson")
+    cs = f.get("/events", format="csv")
+    assert "\u2028" in nd and "\u2028" in cs  # written as they are: not line breaks
+    lines = lines_of(nd)
+    events = [line for line in lines if not is_checkpoint(line)]
+    tail = [line for line in lines if is_checkpoint(line)]
+    assert tail
+    n = len(events)
+    dice_row = rolled(events)
+    cells = csv_cells(cs)
+    assert cells[0] == HEADER.split(",") and cells[-1][1] == "Checkpoint"
+    last_event = len(cells) - 2  # the row of the last record
+
+    nd_cases = {
+        "line-breaks": nd,
+        "line-breaks-crlf": nd.replace("\n", "\r\n"),
+        "blank-tabs-cr": nd.replace("\n", "\n \t\r\n", 2),
+        # U+00A0 (or U+2028) alone on a line is no blank line: not JSON, not an export
+        "blank-nbsp": nd.replace("\n", "\n\u00a0\n", 1),
+        "blank-u2028": nd.replace("\n", "\n\u2028\n", 1),
+        "not-an-object": ndjson([*events, "[]", *tail]),
+        "checkpoint-null": ndjson([*events, '{"checkpoint":null}']),
+        "checkpoint-list": ndjson([*events, '{"checkpoint":[1]}']),
+        "huge-integer": nd.replace('"command":1,', f'"command":{"1" * 4301},', 1),
+        "big-integer": nd.replace('"command":1,', f'"command":{"1" * 4300},', 1),
+        "csv-header-blank-line-first": "\r\n" + cs,  # not `position,`: NDJSON, and not JSON
+    }
+    csv_cases = {
+        "csv-line-breaks": cs,
+        "csv-wrong-header": cs.replace(HEADER, HEADER.replace(",actor,", ",who,"), 1),
+        "csv-header-eleventh": cs.replace(HEADER, HEADER + ",note", 1),
+        "csv-header-nine": cs.replace(HEADER, HEADER.removesuffix(",hash"), 1),
+        "csv-plus-5": csv_edit(cs, 5, "position", "+5"),
+        "csv-underscore": csv_edit(cs, 5, "position", "5_0"),
+        "csv-spaced-int": csv_edit(cs, 5, "position", " 5"),
+        "csv-decimal-int": csv_edit(cs, 5, "command", "5.0"),
+        "csv-arabic-digit": csv_edit(cs, 5, "position", "\u0665"),
+        "csv-minus-cause": csv_edit(cs, 5, "cause", "-1"),  # an integer: ill-formed, no more
+        "csv-leading-zero": csv_edit(cs, 5, "position", "005"),  # 5: intact
+        "csv-empty-dice": csv_edit(cs, dice_row, "dice", ""),
+        "csv-checkpoint-with-position": csv_edit(cs, last_event, "type", "Checkpoint"),
+        "csv-checkpoint-columns": csv_edit(cs, len(cells) - 1, "actor", "gm"),
+        "csv-checkpoint-null": csv_edit(cs, len(cells) - 1, "data", "null"),
+        "csv-checkpoint-not-json": csv_edit(cs, len(cells) - 1, "data", "{"),
+        "csv-checkpoint-empty": csv_edit(cs, len(cells) - 1, "data", ""),
+        "csv-empty-row": cs.replace("\r\n", "\r\n\r\n", 3),
+        "csv-short-row": cs.replace(cs.split("\r\n")[2], ",".join(cells[2][:4]), 1),
+        "csv-not-json-data": csv_edit(cs, 2, "data", "{x"),
+    }
+    open_audit(page)
+    got = {}
+    for name, text in nd_cases.items():
+        got[name] = agree(page, base, text, f"{name}.ndjson", "ndjson")
+    for name, text in csv_cases.items():
+        got[name] = agree(page, base, text, f"{name}.csv", "csv")
+
+    # what the spec says of each, whatever Python says
+    for name in ("line-breaks", "line-breaks-crlf", "blank-tabs-cr", "csv-line-breaks"):
+        assert got[name]["ok"] and got[name]["checkpoint"]["status"] == "complete", name
+        assert got[name]["chain"]["events"] == n
+        assert got[name]["checkpoint"]["encounter"] == f.id
+    assert got["csv-checkpoint-columns"]["checkpoint"]["status"] == "complete"
+    assert got["big-integer"]["chain"]["broken_at"] == 1  # read, and the hash differs
+    for name in (
+        *("blank-nbsp", "blank-u2028", "not-an-object", "huge-integer"),
+        *("csv-header-blank-line-first", "csv-wrong-header", "csv-header-eleventh"),
+        *("csv-header-nine", "csv-plus-5", "csv-underscore", "csv-spaced-int"),
+        *("csv-decimal-int", "csv-arabic-digit", "csv-checkpoint-not-json"),
+        *("csv-checkpoint-empty", "csv-not-json-data"),
+    ):
+        assert got[name] is None, name
+    for name in ("checkpoint-null", "checkpoint-list", "csv-checkpoint-null"):
+        assert got[name]["checkpoint"]["status"] == "malformed", name
+        assert got[name]["checkpoint"]["encounter"] is None
+    assert got["csv-leading-zero"]["ok"]
+    assert got["csv-empty-row"]["ok"]
+    assert got["csv-minus-cause"]["chain"]["broken_at"] == 5
+    assert "well-formed" in got["csv-minus-cause"]["chain"]["reason"]
+    assert got["csv-empty-dice"]["chain"] == {
+        "ok": False,
+        "events": n,
+        "broken_at": dice_row,
+        "reason": "the dice column differs from the event's rolls",
+    }
+    assert got["csv-checkpoint-with-position"]["chain"]["broken_at"] == n  # a record
+    assert got["csv-short-row"]["chain"]["broken_at"] == 2  # no command: ill-formed
+    # the page names the encounter of a complete file, complete as of the checkpoint's time
+    page_report(page, nd, "line-breaks.ndjson", "ndjson")
+    assert f.id in page.locator("#checkpoint-detail").inner_text()
+    assert "complete as of" in page.locator("#verdict").inner_text().lower()
+    assert_nothing_sent(seen, [*nd_cases.values(), *csv_cases.values()])
+
+
+def forgeries(lines: list[str]) -> dict[str, list[str]]:
+    """Rechained copies of a Wits fight's NDJSON (every hash recomputed, the checkpoint
+    dropped), each changed so that a record is not well-formed (§3) or the dice read
+    otherwise (§5.3)."""
+    events = [line for line in lines if not is_checkpoint(line)]
+    n = len(events)
+    at = rolled(events)
+    reveals = [k + 1 for k, line in enumerate(events) if '"DiceSecretRevealed"' in line]
+    voided = first(events, "RollVoided")
+
+    def roll(change: Any) -> Any:
+        return lambda r: change(first_roll(r))
+
+    def data(change: Any) -> Any:
+        return lambda r: change(r["data"])
+
+    def forged(position: int, change: Any) -> list[str]:
+        return rehash(edit_record(events, position, change))
+
+    def appended(*records: dict[str, Any]) -> list[str]:
+        out = list(events)
+        for k, record in enumerate(records):
+            out.append(json.dumps({**record, "position": n + 1 + k, "command": n + 1 + k}))
+        return rehash(out)
+
+    last = json.loads(events[reveals[-1] - 1])
+    assert last["data"]["next_commitment"] is None  # the end's reveal: no commitment after it
+    commit = {**last, "type": "DiceCommitted", "data": {"commitment": last["data"]["commitment"]}}
+    epoch0 = json.loads(events[reveals[0] - 1])
+    wrong0 = copy.deepcopy(epoch0)
+    wrong0["data"] |= {"secret": "11" * 32, "next_commitment": None}
+    return {
+        "sides-2^33": forged(at, roll(lambda x: x["sides"].__setitem__(0, 2**33))),
+        "sides-2^32": forged(at, roll(lambda x: x["sides"].__setitem__(0, 2**32))),
+        "sides-0": forged(at, roll(lambda x: x["sides"].__setitem__(0, 0))),
+        "sides-true": forged(at, roll(lambda x: x["sides"].__setitem__(0, True))),
+        "sides-double": forged(at, roll(lambda x: x["sides"].__setitem__(0, 6.0))),
+        "sides-short": forged(at, roll(lambda x: x["sides"].append(6))),
+        "face-double": forged(at, roll(lambda x: x["faces"].__setitem__(0, 1.0))),
+        "attempt-null": forged(at, roll(lambda x: x.__setitem__("attempt", None))),
+        "attempt-minus": forged(at, roll(lambda x: x.__setitem__("attempt", -1))),
+        "source-null": forged(at, roll(lambda x: x.__setitem__("source", None))),
+        "rolls-list": forged(at, data(lambda d: d.__setitem__("rolls", []))),
+        "secret-not-hex": forged(reveals[-1], data(lambda d: d.__setitem__("secret", "g" * 64))),
+        "secret-upper": forged(reveals[-1], data(lambda d: d.update(secret=d["secret"].upper()))),
+        "epoch-null": forged(reveals[-1], data(lambda d: d.__setitem__("epoch", None))),
+        "next-not-hex": forged(reveals[0], data(lambda d: d.update(next_commitment="x"))),
+        "cascade-missing": forged(voided, data(lambda d: d.pop("cascade"))),
+        "cascade-strings": forged(voided, data(lambda d: d.update(cascade=["1"]))),
+        "data-list": forged(2, lambda r: r.__setitem__("data", [])),
+        "command-0": forged(2, lambda r: r.__setitem__("command", 0)),
+        "command-true": forged(2, lambda r: r.__setitem__("command", True)),
+        "cause-0": forged(2, lambda r: r.__setitem__("cause", 0)),
+        "actor-null": forged(2, lambda r: r.__setitem__("actor", None)),
+        "seed-number": forged(1, data(lambda d: d.__setitem__("seed", 7))),
+        "commitment-upper": forged(1, data(lambda d: d.update(dice_commitment="A" * 64))),
+        "forked-at-null": forged(1, data(lambda d: d.update(forked_from={"at": None}))),
+        "position-true": forged(2, lambda r: r.__setitem__("position", True)),
+        "position-double": forged(2, lambda r: r.__setitem__("position", 2.0)),
+        "position-string": forged(2, lambda r: r.__setitem__("position", "2")),
+        "position-null": forged(2, lambda r: r.__setitem__("position", None)),
+        # §5.3: after a reveal the commitment in force is its next_commitment (here none)
+        "reveal-repeated": appended(last),
+        "reveal-repeated-after-commit": appended(commit, last),
+        # a later reveal of epoch 0 replaces its secret: every face of epoch 0 re-derived
+        "reveal-epoch-0-again": appended(wrong0),
+        # not the first record: says nothing of the commitment in force
+        "encounter-created-later": appended(json.loads(events[0])),
+    }
+
+
+def test_given_rechained_forgeries_then_ill_formed_records_break_the_chain_as_in_python(
+    open_context: Any,
+) -> None:
+    """§3: a record that is not well-formed breaks the chain even with every hash
+    recomputed (so no forged `sides` reaches the derivation); the position must be the
+    integer; §5.3: the commitment in force after a reveal, a repeated reveal, a seed of ""."""
+    watched = open_context(LAPTOP)
+    page = watched.page()
+    seen = watch_requests(page)
+    base = watched.base
+    fight, _ = wits_fight(base)
+    lines = lines_of(fight.get("/events", format="ndjson"))
+    events = [line for line in lines if not is_checkpoint(line)]
+    n = len(events)
+    at = rolled(events)
+    cases = {name: ndjson(forged) for name, forged in forgeries(lines).items()}
+    seeded = lines_of(seeded_fight(base).get("/events", format="ndjson"))
+    seeded_events = [line for line in seeded if not is_checkpoint(line)]
+    no_seed = edit_record(seeded_events, 1, lambda r: r["data"].__setitem__("seed", ""))
+    null_seed = edit_record(seeded_events, 1, lambda r: r["data"].__setitem__("seed", None))
+    cases |= {
+        "seeded": ndjson(rehash(seeded_events)),
+        "seed-empty": ndjson(rehash(no_seed)),
+        "seed-null": ndjson(rehash(null_seed)),
+    }
+    open_audit(page)
+    got = {}
+    for name, text in cases.items():
+        got[name] = agree(page, base, text, f"{name}.ndjson", "ndjson")
+    # the CSV twins of a few: the same reading
+    for name in ("sides-2^33", "attempt-null", "data-list", "reveal-repeated", "seed-empty"):
+        text = to_csv(lines_of(cases[name]))
+        got[f"csv-{name}"] = agree(page, base, text, f"{name}.csv", "csv")
+        assert without_reasons(got[f"csv-{name}"]) == without_reasons(got[name]), name
+
+    reveals = [k + 1 for k, line in enumerate(events) if '"DiceSecretRevealed"' in line]
+    voided = first(events, "RollVoided")
+    ill = {
+        **dict.fromkeys(("sides-2^33", "sides-0", "sides-true", "sides-double", "sides-short"), at),
+        **dict.fromkeys(("face-double", "attempt-null", "attempt-minus", "source-null"), at),
+        "rolls-list": at,
+        **dict.fromkeys(("secret-not-hex", "secret-upper", "epoch-null"), reveals[-1]),
+        "next-not-hex": reveals[0],
+        **dict.fromkeys(("cascade-missing", "cascade-strings"), voided),
+        **dict.fromkeys(("data-list", "command-0", "command-true", "cause-0", "actor-null"), 2),
+        **dict.fromkeys(("seed-number", "commitment-upper", "forked-at-null"), 1),
+    }
+    for name, position in ill.items():
+        chain = got[name]["chain"]
+        assert not chain["ok"] and chain["broken_at"] == position, (name, chain)
+        assert chain["events"] == position
+        assert chain["reason"].startswith("not a well-formed record"), (name, chain)
+        assert got[name]["dice"] is None and got[name]["checkpoint"] is None
+    # broken_at: the position when it is an integer, else the ordinal (§3: "its ordinal
+    # count when it has none"; a boolean, a double, a string or null is no position)
+    for name in ("position-true", "position-double", "position-string", "position-null"):
+        chain = got[name]["chain"]
+        assert not chain["ok"] and chain["events"] == 2, (name, chain)
+        assert chain["reason"] == "expected position 2", (name, chain)
+        assert chain["broken_at"] == 2 and chain["broken_at"] is not True, (name, chain)
+    # a side of 2^32 is well-formed: derived (at counter 0), so it differs, and no more
+    assert got["sides-2^32"]["chain"]["ok"]
+    assert got["sides-2^32"]["dice"]["mismatches"][0]["position"] == at
+    # the same reveal again: bad (no commitment in force after the first); after a
+    # DiceCommitted of its commitment, good
+    assert got["reveal-repeated"]["dice"]["bad_reveals"] == [n + 1]
+    assert got["reveal-repeated-after-commit"]["dice"]["bad_reveals"] == []
+    assert got["reveal-repeated-after-commit"]["dice"]["ok"]
+    # a later reveal of epoch 0 replaces its secret: bad, and epoch 0's faces all differ
+    dice = got["reveal-epoch-0-again"]["dice"]
+    assert dice["bad_reveals"] == [n + 1]
+    assert dice["mismatches"]  # (a face may equal the wrong secret's by chance, not all)
+    assert all(m["position"] < reveals[0] for m in dice["mismatches"])
+    assert got["encounter-created-later"]["chain"]["ok"]
+    # no seed ("" as null): seeded faces await a reveal that never comes
+    assert got["seeded"]["dice"]["checked"] > 0 and got["seeded"]["dice"]["unrevealed"] == 0
+    for name in ("seed-empty", "seed-null"):
+        dice = got[name]["dice"]
+        assert dice["checked"] == 0 and dice["unrevealed"] == got["seeded"]["dice"]["checked"]
+        assert dice["ok"]
+    assert_nothing_sent(seen, list(cases.values()))
+
+
+def test_given_a_browser_without_ed25519_then_the_page_says_so_and_gives_no_signature_verdict(
+    open_context: Any,
+) -> None:
+    """Web Crypto with SHA-256 and HMAC but no Ed25519 (importKey refuses it): the checkpoint
+    is not called bad_signature; the page says it cannot check signatures here and points to
+    fraylog verify FILE and POST /audit/verify. A file without a checkpoint is checked whole."""
+    watched = open_context(PHONE)
+    watched.context.add_init_script(
+        """(() => {
+            const original = SubtleCrypto.prototype.importKey;
+            SubtleCrypto.prototype.importKey = function (format, data, algorithm, ...rest) {
+                const name = typeof algorithm === 'string' ? algorithm : algorithm?.name;
+                if (String(name).toLowerCase() === 'ed25519') {
+                    return Promise.reject(
+                        new DOMException('Unrecognized name.', 'NotSupportedError'));
+                }
+                return original.call(this, format, data, algorithm, ...rest);
+            };
+        })();"""
+    )
+    page = watched.page()
+    base = watched.base
+    fight, _ = wits_fight(base)
+    nd = fight.get("/events", format="ndjson")
+    open_audit(page)
+    for text, kind in ((nd, "ndjson"), (fight.get("/events", format="csv"), "csv")):
+        pick(page, text, f"wits.{kind}", kind)
+        assert page.evaluate("document.body.dataset.audit") == "no-ed25519"
+        notice = page.locator("#no-ed25519")
+        assert notice.is_visible()
+        said = notice.inner_text() + page.locator("#verdict").inner_text()
+        assert "cannot check signatures" in said
+        assert "fraylog verify FILE" in said and "POST /audit/verify" in said
+        assert "bad_signature" not in page.content() and "does not verify" not in said
+        assert page.locator("#report-json").text_content() == ""
+    screenshot(page, "audit-no-ed25519-phone")
+    # no checkpoint, no signature to check: the whole report, as Python's
+    events = [line for line in lines_of(nd) if not is_checkpoint(line)]
+    report = agree(page, base, ndjson(events), "cut.ndjson", "ndjson")
+    assert report["checkpoint"]["status"] == "none"
+    assert not page.locator("#no-ed25519").is_visible()

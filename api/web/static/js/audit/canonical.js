@@ -18,6 +18,7 @@ export class JNum {
     this.value = value; // the Number (an integer's may be rounded when huge)
   }
   toJSON() { return this.value; }
+  toString() { return this.text; }
 }
 
 export function isInt(v) { return v instanceof JNum && v.int; }
@@ -70,6 +71,8 @@ export function parse(text) {
     i += raw.length;
     if (m[1] === undefined && m[2] === undefined) {
       let digits = raw.replace(/^-/, "");
+      // Python's int() refuses a text of more than 4300 digits (sys.int_info)
+      if (digits.length > 4300) { i -= raw.length; fail("an integer of more than 4300 digits"); }
       const negative = raw.startsWith("-") && digits !== "0";
       return new JNum(true, (negative ? "-" : "") + digits, Number(raw));
     }
@@ -220,6 +223,25 @@ export function same(a, b) {
     return true;
   }
   return a === b;
+}
+
+/** JSON text of a value (a report) with the file's integers exact: JNum written as its
+ *  text, the rest as JSON.stringify writes it (indented by `indent` spaces). */
+export function toJsonText(v, indent = 2, depth = 0) {
+  const pad = (d) => (indent ? `\n${" ".repeat(indent * d)}` : "");
+  if (v instanceof JNum) return v.text;
+  if (Array.isArray(v)) {
+    if (!v.length) return "[]";
+    return `[${v.map((x) => pad(depth + 1) + toJsonText(x, indent, depth + 1)).join(",")}${pad(depth)}]`;
+  }
+  if (v instanceof Map) v = Object.fromEntries(v);
+  if (v !== null && typeof v === "object") {
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+    if (!entries.length) return "{}";
+    const sep = indent ? ": " : ":";
+    return `{${entries.map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(k)}${sep}${toJsonText(x, indent, depth + 1)}`).join(",")}${pad(depth)}}`;
+  }
+  return JSON.stringify(v) ?? "null";
 }
 
 /** A parsed value as plain JS (for showing): Maps as objects, JNum as Numbers. */

@@ -3,6 +3,7 @@
 // leaves the browser: the only request is GET /audit/keys, and only for a file with a
 // checkpoint (or a keys file picked instead).
 
+import { toJsonText } from "./canonical.js";
 import { NotAnExport, hasWebCrypto, verify } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
@@ -27,7 +28,7 @@ function when(time) {
   const d = new Date(time);
   return Number.isNaN(d.getTime()) ? time : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
 }
-const range = ([a, b]) => (a === b ? `position ${a}` : `positions ${a}–${b}`);
+const range = ([a, b]) => (String(a) === String(b) ? `position ${a}` : `positions ${a}–${b}`);
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 async function getKeys() {
@@ -62,8 +63,9 @@ function verdictOf(report, format) {
   const c = checkpoint;
   switch (c.status) {
     case "complete":
-      head = `✓ Intact and complete: all ${plural(n, "event")}, up to a signed checkpoint`;
-      lines.push(`The server signed this record at position ${c.position} (${when(c.time)}); every event up to it is here, unchanged.`);
+      head = `✓ Intact and complete as of ${when(c.time)}: all ${plural(n, "event")}, up to a signed checkpoint`;
+      lines.push(`The server signed this record of encounter ${c.encounter} at position ${c.position} (${when(c.time)}); every event up to it is here, unchanged.`);
+      lines.push(`“Complete” means complete as of the checkpoint's time: the fight may have gone on since, and a file cut back to an earlier round's end with that round's checkpoint is complete too. Compare position ${c.position} with the latest checkpoint you know of for this encounter.`);
       break;
     case "after_checkpoint":
       tone = "warn";
@@ -169,6 +171,7 @@ function showCheckpoint(c) {
   add("Status", c.status.replace("_", " "));
   if (c.position !== null) add("Position", String(c.position));
   if (c.time !== null) add("Signed at", c.time);
+  if (c.encounter !== null) add("Encounter", c.encounter);
   if (c.key !== null) add("Key id", c.key);
   if (c.missing) add("Missing", range(c.missing));
   if (c.unsigned) add("Not signed", range(c.unsigned));
@@ -209,6 +212,7 @@ async function check(file) {
   body.dataset.audit = "working";
   body.dataset.run = String(mine);
   $("verdict").replaceChildren(el("p", { class: "verdict-head muted", text: `Checking “${file.name}”…` }));
+  $("no-ed25519").hidden = true;
   $("verdict-box").dataset.tone = "";
   let text;
   try {
@@ -229,13 +233,39 @@ async function check(file) {
   }
   if (mine !== run) return;
   const { report, rolls, format } = result;
+  if (!report) return noEd25519(result);
   showVerdict(verdictOf(report, format));
   showDice(report.dice);
   showCheckpoint(report.checkpoint);
   showRolls(rolls);
-  $("report-json").textContent = JSON.stringify(report, null, 2);
+  $("report-json").textContent = toJsonText(report);
   $("results").hidden = false;
   body.dataset.audit = "done";
+}
+
+/** The file carries a checkpoint, and this browser cannot check an Ed25519 signature: no
+ *  verdict on it (the file is not to blame), the chain and the dice as far as they go, and
+ *  where to check it whole. */
+function noEd25519({ partial, rolls, format }) {
+  const { chain, dice } = partial;
+  const lines = [
+    `The chain is intact (${plural(chain.events, "event")}), and ${dice.ok ? "the dice check out" : "the dice do NOT check out (listed below)"}; but the file's signed checkpoint cannot be checked here, so nothing on this page says whether the file is whole or its checkpoint genuine.`,
+    "Check the file with fraylog itself: fraylog verify FILE, or send it to POST /audit/verify (no token needed), or open this page in a browser whose Web Crypto has Ed25519 (a current Chrome, Edge, Firefox or Safari).",
+  ];
+  showVerdict({
+    tone: "warn",
+    head: "This browser cannot check signatures: the checkpoint is not checked",
+    lines,
+    note: `Read as ${format === "csv" ? "CSV" : "NDJSON"}.`,
+  });
+  $("no-ed25519").hidden = false;
+  showDice(dice);
+  $("checkpoint-detail").replaceChildren(el("p", { class: "error",
+    text: "Not checked: this browser's Web Crypto has no Ed25519. Use fraylog verify FILE or POST /audit/verify." }));
+  showRolls(rolls);
+  $("report-json").textContent = "";
+  $("results").hidden = false;
+  body.dataset.audit = "no-ed25519";
 }
 
 function notAnExport(mine, file, why) {

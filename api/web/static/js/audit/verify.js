@@ -2,7 +2,7 @@
 // the published keys in, the report of §7 out, with Web Crypto (SHA-256, HMAC-SHA-256,
 // Ed25519). No DOM: a test page may import it.
 
-import { JNum, JsonError, canonical, intOf, isInt, parse, plain, same } from "./canonical.js";
+import { JNum, JsonError, canonical, intOf, isInt, parse, same } from "./canonical.js";
 
 export class NotAnExport extends Error {}
 
@@ -35,15 +35,25 @@ const shown = (v) => (v === undefined || v === null ? "None" : canonical(v));
 
 // -- §1 reading the file ---------------------------------------------------------------
 
-/** RFC 4180 rows (a quoted field may hold commas, quotes doubled and line breaks), read as
- *  leniently as Python's csv module: a quote is special only at the start of a field, and
- *  text after a closing quote joins the field. */
+const HEADER = ["position", "type", "timestamp", "actor", "cause", "command", "voided_by", "dice", "data", "hash"];
+const INTEGER_COLUMNS = new Set(["position", "cause", "command", "voided_by"]);
+
+/** The rows of a CSV text as Python's csv module reads them (excel dialect, not strict): a
+ *  quote opens a quoted field only at a field's start (then `""` is a quote, and a quoted
+ *  field holds commas and line breaks); text after a closing quote joins the field. A row
+ *  ends at `\n`, with or without a `\r` before it, and nowhere else (§1: a lone `\r`, U+2028,
+ *  U+2029 and U+0085 are ordinary characters). An empty line is a row with no column ([]). */
 export function csvRows(text) {
   const rows = [];
   let row = [];
   let field = "";
-  let state = "start"; // start | plain | quoted | after-quote
-  const endRow = () => { row.push(field); rows.push(row); row = []; field = ""; state = "start"; };
+  let state = "start"; // start (of a field) | plain | quoted | after-quote
+  let any = false; // the row has a column (something was read on it)
+  const endRow = () => {
+    if (any) row.push(field);
+    rows.push(row);
+    row = []; field = ""; state = "start"; any = false;
+  };
   for (let k = 0; k < text.length; k++) {
     const c = text[k];
     if (state === "quoted") {
@@ -51,34 +61,37 @@ export function csvRows(text) {
       else field += c;
       continue;
     }
-    if (state === "after-quote" && c === '"') { field += '"'; state = "quoted"; continue; }
-    if (c === ",") { row.push(field); field = ""; state = "start"; continue; }
-    if (c === "\r" || c === "\n") {
+    if (c === "\n" || (c === "\r" && text[k + 1] === "\n")) {
+      if (c === "\r") k++;
       endRow();
-      if (c === "\r" && text[k + 1] === "\n") k++;
       continue;
     }
+    any = true;
+    if (state === "after-quote" && c === '"') { field += '"'; state = "quoted"; continue; }
+    if (c === ",") { row.push(field); field = ""; state = "start"; continue; }
     if (state === "start" && c === '"') { state = "quoted"; continue; }
     field += c;
     state = "plain";
   }
   if (state === "quoted") throw new NotAnExport("a quoted CSV field is not closed");
-  if (field !== "" || row.length || state === "after-quote") endRow();
-  return rows.filter((r) => !(r.length === 1 && r[0].trim() === ""));
+  if (any) endRow();
+  return rows;
 }
 
 function csvInt(text, column, line) {
-  if (text.trim() === "") return null;
-  if (!/^\s*[+-]?[0-9]+\s*$/.test(text)) throw new NotAnExport(`row ${line}: ${column} is not an integer`);
-  const v = BigInt(text.trim());
+  if (text === "") return null;
+  if (!/^-?[0-9]+$/.test(text)) throw new NotAnExport(`row ${line}: its ${column} is not an integer`);
+  if (text.replace("-", "").length > 4300) throw new NotAnExport(`row ${line}: its ${column} has more than 4300 digits`);
+  const v = BigInt(text);
   return new JNum(true, v.toString(), Number(v));
 }
 
-function csvJson(text, column, line) {
+function json(text, where) {
   try {
     return parse(text);
   } catch (e) {
-    throw new NotAnExport(`row ${line}: the ${column} column is not JSON (${e.message})`);
+    if (e instanceof JsonError) throw new NotAnExport(`${where} is not JSON (${e.message})`);
+    throw e;
   }
 }
 
@@ -90,33 +103,25 @@ function errorAnswer(v) {
  *  [{value, last}]}; throws NotAnExport. */
 export function readExport(text) {
   if (text.startsWith("\ufeff")) text = text.slice(1);
-  const first = text.split("\n").find((l) => l.trim() !== "");
-  if (first === undefined) throw new NotAnExport("the file is empty");
-  return first.trimStart().startsWith("{") ? readNdjson(text) : readCsv(text);
+  return text.startsWith("position,") ? readCsv(text) : readNdjson(text);
 }
 
 function readNdjson(text) {
-  const lines = text.split("\n").map((l, k) => [l, k + 1]).filter(([l]) => l.trim() !== "");
+  const lines = text.split("\n").map((l, k) => [l, k + 1]).filter(([l]) => !/^[ \t\r]*$/.test(l));
+  if (!lines.length) throw new NotAnExport("the file is empty");
   const records = [];
   const checkpoints = [];
   lines.forEach(([line, number], k) => {
-    let v;
-    try {
-      v = parse(line);
-    } catch (e) {
-      if (e instanceof JsonError) throw new NotAnExport(`line ${number} is not JSON (${e.message})`);
-      throw e;
-    }
+    const v = json(line, `line ${number}`);
     if (k === 0 && errorAnswer(v)) {
       throw new NotAnExport("it is an error answer of the server saved by mistake, not an export");
     }
-    if (!(v instanceof Map)) throw new NotAnExport(`line ${number} is not a JSON object`);
-    if (v.size === 1 && v.has("checkpoint")) {
+    if (v instanceof Map && v.size === 1 && v.has("checkpoint")) {
       checkpoints.push({ value: v.get("checkpoint"), last: k === lines.length - 1 });
       return;
     }
-    if (!v.has("position") || !v.has("hash")) {
-      throw new NotAnExport(`line ${number} is not an event (no position or hash)`);
+    if (!(v instanceof Map) || !v.has("position") || !v.has("hash")) {
+      throw new NotAnExport(`line ${number} is neither an event (an object with position and hash) nor a checkpoint line`);
     }
     records.push(v);
   });
@@ -125,38 +130,27 @@ function readNdjson(text) {
 }
 
 function readCsv(text) {
-  const rows = csvRows(text);
-  const header = rows[0].map((h) => h.trim());
-  const at = Object.fromEntries(header.map((h, k) => [h, k]));
-  if (!("position" in at) || !("hash" in at)) {
-    throw new NotAnExport("it is neither NDJSON nor a CSV export with position and hash columns");
+  // §1: a carriage return anywhere but right before a line feed: not an export
+  if (/\r(?!\n)/.test(text)) throw new NotAnExport("a carriage return not followed by a line feed");
+  const all = csvRows(text);
+  if (all[0].join(",") !== HEADER.join(",") || all[0].length !== HEADER.length) {
+    throw new NotAnExport(`its first row is not the header ${HEADER.join(",")}`);
   }
+  const body = all.map((row, k) => [row, k + 1]).slice(1).filter(([row]) => row.length > 0);
   const records = [];
   const checkpoints = [];
-  const body = rows.slice(1);
-  body.forEach((row, k) => {
-    const line = k + 2;
-    const col = (name) => (name in at ? row[at[name]] ?? "" : undefined);
-    if (col("type") === "Checkpoint") {
-      let value;
-      try {
-        value = parse(col("data") ?? "");
-      } catch {
-        value = undefined; // not JSON: malformed
-      }
-      checkpoints.push({ value, last: k === body.length - 1 });
+  body.forEach(([row, line], k) => {
+    const col = (name) => row[HEADER.indexOf(name)] ?? "";
+    if (col("type") === "Checkpoint" && col("position") === "") {
+      checkpoints.push({ value: json(col("data"), `row ${line}: the checkpoint`), last: k === body.length - 1 });
       return;
     }
     const record = new Map();
-    for (const name of header) {
+    for (const name of HEADER) {
       const v = col(name);
-      if (["position", "cause", "command", "voided_by"].includes(name)) record.set(name, csvInt(v, name, line));
-      else if (name === "data") record.set(name, v.trim() === "" ? null : csvJson(v, name, line));
-      else if (name === "dice") { if (v.trim() !== "") record.set(name, csvJson(v, name, line)); }
+      if (INTEGER_COLUMNS.has(name)) record.set(name, csvInt(v, name, line));
+      else if (name === "data" || name === "dice") record.set(name, v === "" ? new Map() : json(v, `row ${line}: the ${name} column`));
       else record.set(name, v);
-    }
-    if (record.get("position") === null || !record.get("hash")) {
-      throw new NotAnExport(`row ${line} is not an event (no position or hash)`);
     }
     records.push(record);
   });
@@ -171,21 +165,79 @@ export function canonicalRecord(record) {
   return canonical(kept);
 }
 
+const HEX64 = /^[0-9a-f]{64}$/;
+const isHex64 = (v) => typeof v === "string" && HEX64.test(v);
+const big = (v) => BigInt(v.text);
+/** An integer (never a boolean or a double) at least `low`, at most `high` (BigInts). */
+const intIn = (v, low, high = null) => isInt(v) && big(v) >= low && (high === null || big(v) <= high);
+const nullOr = (v, test) => v === undefined || v === null || test(v);
+const intList = (v) => Array.isArray(v) && v.every(isInt);
+const TWO_32 = 2n ** 32n;
+
+/** §3: why a record is not well-formed, or null when it is. (A member that must be "null or
+ *  …" may also be absent.) */
+export function illFormed(r) {
+  if (!intIn(r.get("command"), 1n)) return "its command is not an integer ≥ 1";
+  if (!nullOr(r.get("cause"), (v) => intIn(v, 1n))) return "its cause is neither null nor an integer ≥ 1";
+  for (const key of ["type", "timestamp", "actor", "hash"]) {
+    if (typeof r.get(key) !== "string") return `its ${key} is not a string`;
+  }
+  const data = r.get("data");
+  if (!(data instanceof Map)) return "its data is not an object";
+  const rolls = data.get("rolls");
+  if (rolls !== undefined && rolls !== null) {
+    if (!(rolls instanceof Map)) return "its data.rolls is not an object";
+    for (const [name, roll] of rolls) {
+      const what = `its roll ${JSON.stringify(name)}`;
+      if (!(roll instanceof Map)) return `${what} is not an object`;
+      const faces = roll.get("faces");
+      const sides = roll.get("sides");
+      if (!intList(faces)) return `${what} has no faces (an array of integers)`;
+      if (!intList(sides) || sides.length !== faces.length) return `${what} has no sides (an array of as many integers)`;
+      if (!sides.every((v) => intIn(v, 1n, TWO_32))) return `${what} has sides not from 1 to 2^32`;
+      if (typeof roll.get("source") !== "string") return `${what} has no source (a string)`;
+      if (roll.has("attempt") && !intIn(roll.get("attempt"), 0n)) return `${what} has an attempt that is not an integer ≥ 0`;
+    }
+  }
+  const type = r.get("type");
+  if (CORRECTIONS.has(type) && !intList(data.get("cascade"))) return "a correction without a cascade (an array of integers)";
+  if (type === "EncounterCreated") {
+    if (!nullOr(data.get("seed"), (v) => typeof v === "string")) return "its seed is neither null nor a string";
+    if (!nullOr(data.get("dice_commitment"), isHex64)) return "its dice_commitment is neither null nor 64 hex characters";
+    if (!nullOr(data.get("forked_from"), (v) => v instanceof Map && intIn(v.get("at"), 0n))) {
+      return "its forked_from is neither null nor an object whose at is an integer ≥ 0";
+    }
+  }
+  if (type === "DiceCommitted" && !isHex64(data.get("commitment"))) return "its commitment is not 64 hex characters";
+  if (type === "DiceSecretRevealed") {
+    if (!isHex64(data.get("secret"))) return "its secret is not 64 hex characters";
+    if (!isHex64(data.get("commitment"))) return "its commitment is not 64 hex characters";
+    if (!intIn(data.get("epoch"), 0n)) return "its epoch is not an integer ≥ 0";
+    if (!nullOr(data.get("next_commitment"), isHex64)) return "its next_commitment is neither null nor 64 hex characters";
+  }
+  return null;
+}
+
 async function chainOf(records) {
   let previous = "";
   for (let k = 0; k < records.length; k++) {
     const count = k + 1;
     const r = records[k];
     const position = r.get("position");
-    const at = position === undefined ? count : plain(position);
-    if (!same(position, count)) {
+    // broken_at: the record's position when it is an integer, else its ordinal
+    const at = isInt(position) ? position : count;
+    if (!isInt(position) || big(position) !== BigInt(count)) {
       return { ok: false, events: count, broken_at: at, reason: `expected position ${count}` };
+    }
+    const wrong = illFormed(r);
+    if (wrong) {
+      return { ok: false, events: count, broken_at: at, reason: `not a well-formed record: ${wrong}` };
     }
     const computed = await sha256hex(utf8.encode(previous + canonicalRecord(r)));
     if (r.get("hash") !== computed) {
       return {
         ok: false, events: count, broken_at: at,
-        reason: "the hash does not match the event's content and the previous hash",
+        reason: "hash does not match the event's content and the previous hash",
       };
     }
     previous = computed;
@@ -253,7 +305,10 @@ async function hmacKey(secret) {
 
 /** face(secret, key, sides) of §5.2. */
 export async function deriveFace(secret, key, sides) {
-  if (!Number.isInteger(sides) || sides < 1) return null;
+  if (!Number.isInteger(sides) || sides < 1 || sides > 2 ** 32) return null;
+  // With 1 ≤ sides ≤ 2^32 (a well-formed record's, §3), limit > 2^31: each 4-byte draw is
+  // refused with odds below 1/2, so the loop ends; the counter's bound below is only a
+  // safety net (2^-80000 odds) that no file can reach.
   const limit = 2 ** 32 - (2 ** 32 % sides);
   const k = await hmacKey(secret);
   for (let counter = 0; counter < 10000; counter++) {
@@ -267,71 +322,67 @@ export async function deriveFace(secret, key, sides) {
 }
 
 async function diceOf(records) {
-  const first = get(records[0], "data");
+  // §5.3: only a first record that is an EncounterCreated says the seed, the commitment and
+  // the fork
+  const first = records[0].get("type") === "EncounterCreated" ? records[0].get("data") : null;
   let inForce = get(first, "dice_commitment") ?? null;
   const seed = get(first, "seed");
   const forkAt = intOf(get(get(first, "forked_from"), "at"));
   const epochOf = [];
-  const secrets = new Map();
+  const secrets = new Map(); // an epoch's decimal text → its secret (the latest reveal's)
   const badReveals = [];
   let epoch = 0;
   for (let k = 0; k < records.length; k++) {
     const r = records[k];
     const data = r.get("data");
-    epochOf.push(epoch);
-    if (r.get("type") === "DiceCommitted") inForce = get(data, "commitment") ?? null;
+    epochOf.push(String(epoch));
+    if (r.get("type") === "DiceCommitted") inForce = data.get("commitment");
     if (r.get("type") === "DiceSecretRevealed") {
-      const secret = unhex(get(data, "secret"));
-      const digest = secret ? await sha256hex(secret) : null;
-      const good = digest !== null && digest === get(data, "commitment") && digest === inForce;
-      if (!good) badReveals.push(k + 1);
-      const which = intOf(get(data, "epoch"));
-      if (secret && which !== null && !secrets.has(which)) secrets.set(which, secret);
-      const next = get(data, "next_commitment");
-      if (next !== undefined && next !== null) {
-        inForce = next;
-        epoch += 1;
-      }
+      const secret = unhex(data.get("secret"));
+      const digest = await sha256hex(secret);
+      if (!(digest === data.get("commitment") && digest === inForce)) badReveals.push(k + 1);
+      secrets.set(data.get("epoch").text, secret);
+      const next = data.get("next_commitment") ?? null;
+      inForce = next;
+      if (next !== null) epoch += 1;
     }
   }
 
   const out = { checked: 0, manual: 0, unrevealed: 0, inherited: 0, mismatches: [], bad_reveals: badReveals, ok: true };
   const rolls = []; // for the page: every server or seeded roll
   const counters = new Map();
-  const seedBytes = typeof seed === "string" ? utf8.encode(seed) : null;
+  // null or "": no seed, so seeded faces await a reveal that never comes
+  const seedBytes = typeof seed === "string" && seed !== "" ? utf8.encode(seed) : null;
   for (let k = 0; k < records.length; k++) {
     const r = records[k];
     const p = k + 1;
-    const command = r.get("command");
-    const commandText = command instanceof JNum ? command.text : String(plain(command));
+    const commandText = r.get("command").text;
     for (const [name, roll] of rollsOf(r)) {
-      const faces = get(roll, "faces");
-      const sides = get(roll, "sides");
-      if (!Array.isArray(faces)) continue;
-      const source = get(roll, "source");
-      const attempt = intOf(get(roll, "attempt")) ?? 0;
+      const faces = roll.get("faces");
+      const sides = roll.get("sides");
+      const source = roll.get("source");
+      const attempt = roll.has("attempt") ? roll.get("attempt").text : "0";
       const counterKey = JSON.stringify([commandText, attempt, name]);
       const start = counters.get(counterKey) ?? 0;
       counters.set(counterKey, start + faces.length);
-      const shownRoll = { position: p, type: r.get("type"), roll: name, source, attempt,
-        faces: faces.map(plain), derived: [], status: [] };
+      const shownRoll = { position: p, type: r.get("type"), roll: name, source, attempt: Number(attempt),
+        faces: faces.map((f) => f.text), derived: [], status: [] };
       for (let d = 0; d < faces.length; d++) {
         let status;
         let expected = null;
         if (source === "manual") status = "manual";
         else if (forkAt !== null && p <= forkAt) status = "inherited";
         else {
-          const secret = source === "seeded" ? seedBytes : secrets.get(epochOf[k]);
+          const secret = source === "seeded" ? seedBytes : secrets.get(epochOf[k]) ?? null;
           if (!secret) status = "unrevealed";
           else {
-            const key = attempt > 0 ? `${commandText}.${attempt}/${name}/${start + d}` : `${commandText}/${name}/${start + d}`;
-            const s = Array.isArray(sides) ? sides[d] : undefined;
-            expected = await deriveFace(secret, key, isInt(s) ? Number(s.text) : NaN);
+            const key = attempt !== "0" ? `${commandText}.${attempt}/${name}/${start + d}` : `${commandText}/${name}/${start + d}`;
+            expected = await deriveFace(secret, key, Number(sides[d].text));
             status = expected !== null && same(faces[d], expected) ? "checked" : "mismatch";
           }
         }
         if (status === "mismatch") {
-          out.mismatches.push({ position: p, roll: name, die: d + 1, face: plain(faces[d]), expected });
+          out.mismatches.push({ position: p, roll: name, die: d + 1, face: faces[d], expected });
         } else out[status] += 1;
         shownRoll.derived.push(expected);
         shownRoll.status.push(status);
@@ -355,9 +406,10 @@ function wellFormed(c) {
   if (typeof c.get("time") !== "string") return "its time is not a string";
   const position = c.get("position");
   if (!isInt(position) || BigInt(position.text) < 1n) return "its position is not an integer ≥ 1";
-  if (!/^[0-9a-f]{64}$/.test(c.get("hash"))) return "its hash is not 64 hex characters";
-  if (!/^[0-9a-f]{64}$/.test(c.get("key"))) return "its key is not 64 hex characters";
-  if (!/^[0-9a-f]{128}$/.test(c.get("signature"))) return "its signature is not 128 hex characters";
+  if (!isHex64(c.get("hash"))) return "its hash is not 64 lowercase hex characters";
+  if (!isHex64(c.get("key"))) return "its key is not 64 lowercase hex characters";
+  const signature = c.get("signature");
+  if (typeof signature !== "string" || !/^[0-9a-f]{128}$/.test(signature)) return "its signature is not 128 lowercase hex characters";
   return null;
 }
 
@@ -376,12 +428,34 @@ export async function trustedKeys(answer) {
 
 const verdict = (status, ok, c, extra = {}) => ({
   status, ok,
-  position: c ? Number(c.get("position").text) : null,
+  position: c ? c.get("position") : null,
   time: c ? c.get("time") : null,
   key: c ? c.get("key") : null,
+  encounter: c ? c.get("encounter") : null,
   missing: null, unsigned: null, reason: "",
   ...extra,
 });
+
+/** This browser's Web Crypto has no Ed25519: the signature cannot be checked here (which
+ *  says nothing of the file). */
+export class NoEd25519 extends Error {}
+
+async function ed25519Verify(raw, signature, bytes) {
+  let publicKey;
+  try {
+    publicKey = await subtle().importKey("raw", raw, { name: "Ed25519" }, false, ["verify"]);
+  } catch (e) {
+    // DataError: these 32 bytes are no Ed25519 key (a key that cannot verify anything);
+    // anything else (NotSupportedError, a TypeError of an older engine): no Ed25519 here
+    if (e?.name === "DataError") return false;
+    throw new NoEd25519(`this browser cannot check Ed25519 signatures (${e?.name || e})`);
+  }
+  try {
+    return await subtle().verify("Ed25519", publicKey, signature, bytes);
+  } catch {
+    return false;
+  }
+}
 
 async function checkpointOf(records, checkpoints, getKeys) {
   const events = records.length;
@@ -403,29 +477,23 @@ async function checkpointOf(records, checkpoints, getKeys) {
     return verdict("unknown_key", false, c, { reason: `no published key has the id ${c.get("key")}` });
   }
   const signed = new Map(["encounter", "hash", "key", "position", "time"].map((m) => [m, c.get(m)]));
-  let good = false;
-  try {
-    const publicKey = await subtle().importKey("raw", key.raw, { name: "Ed25519" }, false, ["verify"]);
-    good = await subtle().verify("Ed25519", publicKey, unhex(c.get("signature")),
-      utf8.encode(SIGNED_PREFIX + canonical(signed)));
-  } catch {
-    good = false;
-  }
+  const good = await ed25519Verify(key.raw, unhex(c.get("signature")), utf8.encode(SIGNED_PREFIX + canonical(signed)));
   if (!good) return verdict("bad_signature", false, c, { reason: "the signature does not verify with the key it names" });
-  const position = Number(c.get("position").text);
-  if (position > events) {
+  const position = big(c.get("position"));
+  if (position > BigInt(events)) {
     return verdict("truncated", false, c, {
-      missing: [events + 1, position],
+      missing: [events + 1, c.get("position")],
       reason: `the checkpoint vouches for ${position} events, the file holds ${events}`,
     });
   }
-  if (records[position - 1].get("hash") !== c.get("hash")) {
-    return verdict("mismatch", false, c, { reason: `the event at position ${position} is not the one the checkpoint signed` });
+  const at = Number(position);
+  if (records[at - 1].get("hash") !== c.get("hash")) {
+    return verdict("mismatch", false, c, { reason: `the event at position ${at} is not the one the checkpoint signed` });
   }
-  if (position === events) return verdict("complete", true, c);
+  if (at === events) return verdict("complete", true, c);
   return verdict("after_checkpoint", true, c, {
-    unsigned: [position + 1, events],
-    reason: `positions ${position + 1}–${events} come after the checkpoint and no signature covers them`,
+    unsigned: [at + 1, events],
+    reason: `positions ${at + 1}–${events} come after the checkpoint and no signature covers them`,
   });
 }
 
@@ -433,7 +501,10 @@ async function checkpointOf(records, checkpoints, getKeys) {
 
 /** Verify an export's text. `getKeys`: async () => the GET /audit/keys answer (asked only
  *  when the file carries a well-formed checkpoint). Returns {report, rolls, format, records}
- *  (`report` has exactly the keys of §7); throws NotAnExport. */
+ *  (`report` has exactly the keys of §7; its integers from the file are JNum, written
+ *  exactly by toJsonText); throws NotAnExport. When this browser has no Ed25519 and the
+ *  checkpoint needs it, `report` is null and `partial` holds {chain, dice}, `noEd25519` why:
+ *  no verdict is given on a signature that could not be checked. */
 export async function verify(text, { getKeys = async () => ({ keys: [] }) } = {}) {
   const { format, records, checkpoints } = readExport(text);
   let chain = await chainOf(records);
@@ -442,7 +513,13 @@ export async function verify(text, { getKeys = async () => ({ keys: [] }) } = {}
     return { report: { ok: false, chain, dice: null, checkpoint: null }, rolls: [], format, records };
   }
   const { dice, rolls } = await diceOf(records);
-  const checkpoint = await checkpointOf(records, checkpoints, getKeys);
+  let checkpoint;
+  try {
+    checkpoint = await checkpointOf(records, checkpoints, getKeys);
+  } catch (e) {
+    if (!(e instanceof NoEd25519)) throw e;
+    return { report: null, partial: { chain, dice }, noEd25519: e.message, rolls, format, records };
+  }
   const report = { ok: chain.ok && dice.ok && checkpoint.ok, chain, dice, checkpoint };
   return { report, rolls, format, records };
 }
