@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 
 from domain.errors import DiceError, DiceNeeded, DomainError, NotFound
 from projections.narrative import told
+from projections.visibility import for_player, scrubbed
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
@@ -122,7 +123,7 @@ def so_far(exc: DiceNeeded, spanish: bool) -> list[dict[str, Any]]:
     the encounter's book reads in Spanish)."""
     if not exc.so_far or exc.before is None:
         return []
-    return told(exc.before(), exc.so_far, spanish)
+    return for_player(told(exc.before(), exc.so_far, spanish), exc.sight)
 
 
 def install(app: FastAPI) -> None:
@@ -133,7 +134,8 @@ def install(app: FastAPI) -> None:
         if isinstance(exc, DiceError):
             extra.update(roll=exc.roll, die=exc.die)
         if isinstance(exc, DiceNeeded):
-            extra.update(needed=needed_in(exc.needed, spanish), so_far=so_far(exc, spanish))
+            needed = scrubbed(needed_in(exc.needed, spanish), exc.sight)
+            extra.update(needed=needed, so_far=so_far(exc, spanish))
         detail, headers = exc.detail, dict(getattr(exc, "headers", None) or {})
         headers["Vary"] = "Accept-Language"  # the detail may be Spanish (caches, take note)
         if spanish and (es := spanish_detail(exc)) is not None:

@@ -189,7 +189,10 @@ def _types_in(annotation: Any) -> list[Any]:
 
 
 def _book_list(kinds: list[str]) -> str:
-    return ", ".join(f"[`{k}`](#{k})" for k in kinds) or "none"
+    """Linked command names; a long list goes on over indented lines of the same item."""
+    links = [f"[`{k}`](#{k})" for k in kinds]
+    lines = [", ".join(links[i : i + 6]) for i in range(0, len(links), 6)]
+    return ",\n  ".join(lines) or "none"
 
 
 def command_section(kind: str) -> list[str]:

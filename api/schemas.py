@@ -54,6 +54,16 @@ class CombatantCreate(BaseModel):
             }
         ],
     )
+    hidden: bool = Field(
+        default=False,
+        description="Kept from the players until revealed: no player read shows a trace of "
+        "him (docs/visibility.md).",
+    )
+    until_acting: bool = Field(
+        default=True,
+        description="A hidden combatant is revealed by his own first command (false: only "
+        "by reveal_combatant).",
+    )
     expected_version: int | None = Field(default=None, ge=0)
     actor: str | None = Field(default=None, max_length=100)
 
@@ -73,6 +83,10 @@ class NovusCombatant(BaseModel):
     id: str
     name: str
     side: str
+    hidden: bool = Field(
+        default=False,
+        description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
+    )
     hits: int
     max_hits: int
     ip: int | None
@@ -107,6 +121,10 @@ class WitsCombatant(BaseModel):
     id: str
     name: str
     side: str
+    hidden: bool = Field(
+        default=False,
+        description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
+    )
     health: int = Field(description="Current Health (may go below 0, WIT-AMB-11).")
     max_health: int
     wits: int
@@ -132,6 +150,10 @@ class PhantasiaCombatant(BaseModel):
     id: str
     name: str
     side: str
+    hidden: bool = Field(
+        default=False,
+        description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
+    )
     controller: Literal["player", "narrator"] = Field(
         description="A player character rolls every to-hit check (PHA-CORE-1)."
     )
@@ -433,6 +455,9 @@ class ChainVerdict(BaseModel):
     events: int = Field(description="Records read (up to the breaking one).")
     broken_at: int | None = Field(description="The position where the chain first breaks.")
     reason: str
+    redacted: int = Field(
+        description="Records withheld from a player (his export: position and hash only)."
+    )
 
 
 class DiceMismatch(BaseModel):
@@ -448,6 +473,9 @@ class DiceVerdict(BaseModel):
     manual: int = Field(description="Faces typed in by the table: nothing to prove.")
     unrevealed: int = Field(description="Server faces whose secret is not revealed yet.")
     inherited: int = Field(description="A fork's copied faces: proven by the original.")
+    withheld: int = Field(
+        description="A player's export: faces not keyed, his command's earlier records withheld."
+    )
     mismatches: list[DiceMismatch]
     bad_reveals: list[int] = Field(description="Reveals whose secret misses its commitment.")
     ok: bool = Field(description="No mismatch and no bad reveal.")

@@ -134,6 +134,15 @@ class ChainReport:
     events: int
     broken_at: int | None = None  # the position (or line) where the chain first breaks
     reason: str = ""
+    redacted: int = 0  # a player's export: records withheld from him (position and hash only)
+
+
+PLACEHOLDER = frozenset({"position", "redacted", "hash"})
+
+
+def is_placeholder(rec: dict[str, Any]) -> bool:
+    """A record a player may not read, as his export holds it (docs/visibility.md)."""
+    return rec.get("redacted") is True
 
 
 def _int(value: Any, least: int = 0) -> bool:
@@ -207,22 +216,29 @@ def record_problem(rec: dict[str, Any]) -> str | None:
 
 def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
     """Recompute the chain; report the first record whose position, form or hash does not
-    fit (docs/audit-spec.md §3)."""
-    previous, count = "", 0
+    fit (docs/audit-spec.md §3). A placeholder's hash is taken as it is: the chain goes on
+    from it, and the placeholders are counted."""
+    previous, count, redacted = "", 0, 0
     for count, rec in enumerate(records, start=1):
         position = rec.get("position")
         where = position if _int(position) else count  # its number in the file if none
         if where != count or not _int(position):
-            return ChainReport(False, count, where, f"expected position {count}")
+            return ChainReport(False, count, where, f"expected position {count}", redacted)
+        if is_placeholder(rec):
+            if set(rec) != PLACEHOLDER or not _hex(rec["hash"], 64):
+                problem = "a withheld record holds its position and a 64-hex hash, nothing else"
+                return ChainReport(False, count, where, problem, redacted)
+            previous, redacted = rec["hash"], redacted + 1
+            continue
         if problem := record_problem(rec):
-            return ChainReport(False, count, where, f"not a well-formed record: {problem}")
+            reason = f"not a well-formed record: {problem}"
+            return ChainReport(False, count, where, reason, redacted)
         expected = chain(previous, rec)
         if rec.get("hash") != expected:
-            return ChainReport(
-                False, count, where, "hash does not match the event's content and the previous hash"
-            )
+            reason = "hash does not match the event's content and the previous hash"
+            return ChainReport(False, count, where, reason, redacted)
         previous = expected
-    return ChainReport(True, count)
+    return ChainReport(True, count, redacted=redacted)
 
 
 CORRECTION_TYPES = ("RollVoided", "CommandUndone", "CommandRedone")
@@ -241,15 +257,19 @@ def voided_by_records(records: list[dict[str, Any]]) -> dict[int, int]:
 def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
     """What an export says of an event outside its hash — `voided_by`, and a CSV's `dice`
     column — must follow from the hashed records themselves."""
-    voided = voided_by_records(records)
-    for rec in records:
-        if "voided_by" in rec and rec["voided_by"] != voided.get(rec["position"]):
+    withheld = sum(1 for rec in records if is_placeholder(rec))
+    readable = [rec for rec in records if not is_placeholder(rec)]
+    voided = voided_by_records(readable)
+    for rec in readable:
+        # with records withheld, the corrections that decide `voided_by` may be among them
+        if not withheld and "voided_by" in rec and rec["voided_by"] != voided.get(rec["position"]):
             return ChainReport(
                 False,
                 len(records),
                 rec["position"],
                 f"voided_by says {rec['voided_by']}, the corrections say "
                 f"{voided.get(rec['position'])}",
+                withheld,
             )
         if "dice" in rec:
             faces = {n: r["faces"] for n, r in (rec["data"].get("rolls") or {}).items()}
@@ -259,8 +279,9 @@ def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
                     len(records),
                     rec["position"],
                     "the dice column differs from the event's rolls",
+                    withheld,
                 )
-    return ChainReport(True, len(records))
+    return ChainReport(True, len(records), redacted=withheld)
 
 
 @dataclass
@@ -271,6 +292,7 @@ class DiceReport:
     manual: int = 0  # faces the table typed in: nothing to prove
     unrevealed: int = 0  # server faces whose secret is not revealed yet
     inherited: int = 0  # a fork's copied faces: proven by the encounter it came from
+    withheld: int = 0  # faces a player cannot key: his command's earlier records withheld
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     bad_reveals: list[int] = field(default_factory=list)  # secrets that miss their commitment
 
@@ -282,14 +304,16 @@ class DiceReport:
 def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
     """Re-derive every seeded and server face (domain.dice.derived_face, keyed by the
     command's position, the roll name and the face's ordinal) and compare."""
-    recs = list(records)
+    everything = list(records)
+    withheld = {r["position"] for r in everything if is_placeholder(r)}
+    recs = [r for r in everything if not is_placeholder(r)]
     report = DiceReport()
     seed: bytes | None = None
     inherited_until = 0
     secrets: dict[int, bytes] = {}  # epoch -> revealed secret
     epoch_starts = [1]  # epoch e covers positions from epoch_starts[e]
     in_force: str | None = None  # the commitment the next reveal must match
-    if recs and recs[0]["type"] == "EncounterCreated":  # it alone says these
+    if recs and recs[0]["position"] == 1 and recs[0]["type"] == "EncounterCreated":  # it alone
         data = recs[0]["data"]
         seed = data["seed"].encode() if data.get("seed") else None
         in_force = data.get("dice_commitment")
@@ -322,6 +346,9 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
                 continue
             if rec["position"] <= inherited_until:
                 report.inherited += len(faces)
+                continue
+            if any(rec["command"] <= p < rec["position"] for p in withheld):
+                report.withheld += len(faces)  # his command's earlier records are withheld
                 continue
             epoch = bisect_right(epoch_starts, rec["position"]) - 1
             secret = seed if source == "seeded" else secrets.get(epoch)

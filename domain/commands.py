@@ -900,6 +900,32 @@ class AdjustHits(CommandBase):
     reason: str = Field(default="GM adjustment", max_length=200, description="Why, for the log.")
 
 
+class HideCombatant(CommandBase):
+    """GM: keep a combatant from the players until he is revealed: no player read shows a
+    trace of him (docs/visibility.md)."""
+
+    type: Literal["hide_combatant"] = "hide_combatant"
+    combatant: str = Field(description="Who is hidden.")
+    until_acting: bool = Field(
+        default=True,
+        description="Revealed by his own first command (his declaration, action or turn); "
+        "false: only by reveal_combatant.",
+    )
+
+
+class RevealCombatant(CommandBase):
+    """GM: show a hidden combatant to the players."""
+
+    type: Literal["reveal_combatant"] = "reveal_combatant"
+    combatant: str = Field(description="Who is revealed.")
+    earlier: Literal["all", "from_reveal"] = Field(
+        default="all",
+        description="all: players see what he did while hidden too; from_reveal: the events "
+        "before the reveal stay hidden from them.",
+    )
+    reason: str = Field(default="GM", max_length=200, description="Why, for the log.")
+
+
 class SetCondition(CommandBase):
     """GM override: apply a condition (a bleeding wound with `rate`, a count with `count`)."""
 
@@ -1045,6 +1071,8 @@ Command = Annotated[
     | AdjustPm
     | EndRound
     | AdjustHits
+    | HideCombatant
+    | RevealCombatant
     | SetCondition
     | ClearCondition
     | SetModifier
@@ -1056,3 +1084,34 @@ Command = Annotated[
     | EndEncounter,
     Field(discriminator="type"),
 ]
+
+# The commands only the GM sends: overrides, corrections, the round's and the fight's end,
+# and the narrator's judgements; a hidden combatant is revealed by his own first command of
+# any other kind but roll_initiative (Encounter.execute).
+GM_COMMANDS = frozenset(
+    {
+        "void",
+        "undo",
+        "redo",
+        "adjust_hits",
+        "hide_combatant",
+        "reveal_combatant",
+        "set_condition",
+        "clear_condition",
+        "set_modifier",
+        "clear_modifier",
+        "end_round",
+        "reveal_dice",
+        "end_encounter",
+        "knock_back",
+        # PHANTÄSIA: the narrator's judgements and awards (PHA-SURP-1, PHA-STS-0, PHA-PP-1,
+        # PHA-PM-4, PHA-WPN-7), and what happens to a character from outside
+        "declare_surprise",
+        "apply_status",
+        "award_phantasia_point",
+        "adjust_pm",
+        "set_load",
+        "fall",
+        "heal",
+    }
+)

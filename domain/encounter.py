@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from domain import audit, corrections
 from domain import events as ev
-from domain.commands import DiceSourceName, Redo, Undo, Void
+from domain.commands import GM_COMMANDS, DiceSourceName, Redo, Undo, Void
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
 from domain.rulesystems import get_rule_system
@@ -95,7 +95,16 @@ class Encounter(Aggregate):
     def rules(self):
         return get_rule_system(self.state.ruleset)
 
-    def add_combatant(self, name: str, side: str, stats: dict[str, Any], actor: str = GM) -> str:
+    def add_combatant(
+        self,
+        name: str,
+        side: str,
+        stats: dict[str, Any],
+        actor: str = GM,
+        *,
+        hidden: bool = False,
+        until_acting: bool = True,
+    ) -> str:
         self.refuse_if_ended()
         if any(c.name == name for c in self.state.combatants.values()):
             raise RuleViolation(
@@ -117,6 +126,15 @@ class Encounter(Aggregate):
             max_hits=max_hits,
             hits=hits,
         )
+        if hidden:  # in the same command: no player read ever shows him until revealed
+            self.record(
+                ev.CombatantHidden,
+                actor=actor,
+                cause=None,
+                command=self.version,
+                combatant=combatant,
+                until_acting=until_acting,
+            )
         return combatant
 
     def execute(self, command: BaseModel, dice: DiceSource, actor: str = GM) -> None:
@@ -128,6 +146,11 @@ class Encounter(Aggregate):
         def record(event_class: type[ev.EncounterEvent], cause: int | None, **kw: Any) -> Any:
             return self.record(event_class, actor=actor, cause=cause, command=first, **kw)
 
+        subject = self.state.combatants.get(getattr(command, "combatant", None) or "")
+        kind = getattr(command, "type", "")
+        his_move = kind not in GM_COMMANDS and kind != "roll_initiative"
+        if subject is not None and subject.hidden and subject.reveal_when_acting and his_move:
+            record(ev.CombatantRevealed, None, combatant=subject.id, earlier="all", reason="acts")
         self.rules.execute(Context(lambda: self.state, record, dice), command)
         dice.finish()
 

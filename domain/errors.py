@@ -81,6 +81,7 @@ class DiceNeeded(DiceError):
         self.needed = needed
         self.so_far: list[Any] = []  # the events the faces given decided (not recorded)
         self.before: Any = None  # () -> the state those events follow
+        self.sight: Any = None  # a player's: what he may not see of them (docs/visibility.md)
 
 
 class NotFound(DomainError):

@@ -59,6 +59,23 @@ class CombatantAdded(EncounterEvent):
     hits: int
 
 
+class CombatantHidden(EncounterEvent):
+    """The GM keeps a combatant from the players: no player read shows a trace of him until
+    he is revealed (docs/visibility.md); `until_acting`: revealed by his first command."""
+
+    combatant: str
+    until_acting: bool
+
+
+class CombatantRevealed(EncounterEvent):
+    """A hidden combatant shown to the players; `earlier`: `all` (what he did while hidden
+    too) or `from_reveal` (the events before this one stay hidden from them)."""
+
+    combatant: str
+    earlier: str
+    reason: str
+
+
 class InitiativeRolled(EncounterEvent):
     combatant: str
     ip: int

@@ -96,6 +96,19 @@ def _combatant_added(state: EncounterState, e: Any) -> None:
     )
 
 
+@_on("CombatantHidden")
+def _combatant_hidden(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.hidden, who.reveal_when_acting = True, e.until_acting
+
+
+@_on("CombatantRevealed")
+def _combatant_revealed(state: EncounterState, e: Any) -> None:
+    who = state.combatants[e.combatant]
+    who.hidden, who.reveal_when_acting = False, False
+    who.seen_from = e.originator_version if e.earlier == "from_reveal" else None
+
+
 @_on("InitiativeRolled")
 def _initiative_rolled(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]

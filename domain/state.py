@@ -78,6 +78,9 @@ class CombatantState(BaseModel):
     hold_ip: int | None = None  # this round, he holds his actions to act at this IP
     marks: dict[str, Any] = Field(default_factory=dict)  # rule-system facts that last
     round_marks: dict[str, Any] = Field(default_factory=dict)  # ... until the round ends
+    hidden: bool = False  # kept from the players (docs/visibility.md)
+    reveal_when_acting: bool = False  # hidden until his own first command
+    seen_from: int | None = None  # revealed `from_reveal`: players read events from here
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CombatantState:
         """Copies share `stats`, which never change once the combatant is added."""

@@ -245,31 +245,7 @@ class AccessStore(SideTables):
 
 # -- what a player may do ---------------------------------------------------------------
 
-GM_ONLY = frozenset(
-    {
-        "void",
-        "undo",
-        "redo",
-        "adjust_hits",
-        "set_condition",
-        "clear_condition",
-        "set_modifier",
-        "clear_modifier",
-        "end_round",
-        "reveal_dice",
-        "end_encounter",
-        "knock_back",
-        # PHANTÄSIA: the narrator's judgements and awards (PHA-SURP-1, PHA-STS-0, PHA-PP-1,
-        # PHA-PM-4, PHA-WPN-7), and what happens to a character from outside
-        "declare_surprise",
-        "apply_status",
-        "award_phantasia_point",
-        "adjust_pm",
-        "set_load",
-        "fall",
-        "heal",
-    }
-)
+GM_ONLY = c.GM_COMMANDS  # the commands only the GM may send (domain/commands.py)
 # What the GM enters or overrides, wherever it appears in a command (an action, a Boon, a
 # Snag, a defense): a player's command may not set any of them.
 GM_FIELDS = frozenset(

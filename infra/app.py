@@ -26,6 +26,7 @@ from infra.secrets import SecretStore
 from infra.settings import Settings
 from projections.audit import NO_CHECKPOINT, verification
 from projections.export import records
+from projections.visibility import Sight, for_player, sight_of
 
 log = logging.getLogger("fraylog.checkpoints")
 CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkpoint is signed
@@ -121,6 +122,9 @@ class Fraylog(Application[UUID]):
         stats: dict[str, Any],
         expected_version: int | None = None,
         actor: str = GM,
+        *,
+        hidden: bool = False,
+        until_acting: bool = True,
     ) -> tuple[str, Recorded]:
         encounter = self._load(encounter_id, expected_version)
         if len(encounter.state.combatants) >= self.settings.max_combatants:
@@ -129,7 +133,9 @@ class Fraylog(Application[UUID]):
                 f"an encounter holds at most {self.settings.max_combatants} combatants "
                 "(FRAYLOG_MAX_COMBATANTS)",
             )
-        combatant = encounter.add_combatant(name, side, stats, actor=actor)
+        combatant = encounter.add_combatant(
+            name, side, stats, actor=actor, hidden=hidden, until_acting=until_acting
+        )
         return combatant, self._save(encounter)
 
     def execute(
@@ -162,6 +168,7 @@ class Fraylog(Application[UUID]):
                 return Recorded(list(encounter.pending_events), encounter.state, needed.needed)
             needed.so_far = list(encounter.pending_events)
             needed.before = lambda: self.state(encounter_id, before)
+            needed.sight = None if grant is None or grant.is_gm else sight_of(encounter.state)
             raise
         if preview:
             return Recorded(list(encounter.pending_events), encounter.state)
@@ -237,10 +244,11 @@ class Fraylog(Application[UUID]):
         if hasattr(self, "checkpoints"):
             self.checkpoints.close()
 
-    def verify(self, encounter_id: UUID) -> dict[str, Any]:
+    def verify(self, encounter_id: UUID, sight: Sight | None = None) -> dict[str, Any]:
         """Recompute the hash chain, re-derive the seeded and revealed server faces, and
-        check the latest checkpoint against the installation's keys."""
-        history = list(records(self.event_log(encounter_id)))
+        check the latest checkpoint against the installation's keys; with a player's
+        `sight`, over the records he may read (the others as placeholders)."""
+        history = for_player(records(self.event_log(encounter_id)), sight)
         latest = self.checkpoints.latest(encounter_id, history[-1]["position"])
         signed = NO_CHECKPOINT if latest is None else latest
         return verification(history, signed, self.checkpoints.keys())

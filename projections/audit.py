@@ -21,7 +21,7 @@ from domain.audit import (
     verify_chain,
     verify_dice,
 )
-from projections.export import CHECKPOINT_TYPE, CSV_COLUMNS
+from projections.export import CHECKPOINT_TYPE, CSV_COLUMNS, REDACTED
 
 
 class NotAnExport(ValueError):
@@ -73,6 +73,11 @@ def _csv_lines(text: str) -> list[Any]:
         cells = dict(zip(CSV_COLUMNS, row + [""] * (len(CSV_COLUMNS) - len(row)), strict=False))
         if cells["type"] == CHECKPOINT_TYPE and cells["position"] == "":
             out.append({"checkpoint": json.loads(cells["data"])})
+            continue
+        if cells["type"] == REDACTED:  # a record withheld from a player: position and hash
+            out.append(
+                {"position": _integer(cells["position"]), "redacted": True, "hash": cells["hash"]}
+            )
             continue
         out.append(
             {

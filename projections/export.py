@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from domain.audit import record_of
@@ -44,29 +44,46 @@ def dice_faces(record: dict[str, Any]) -> dict[str, list[int]]:
 
 
 def ndjson_lines(events: Sequence[Any], voided: dict[int, int] | None = None) -> Iterator[str]:
-    for rec in records(events, voided):
+    return ndjson_records(records(events, voided))
+
+
+def ndjson_records(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """Records (or a player's placeholders) as NDJSON lines."""
+    for rec in rows:
         yield json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def csv_lines(
     events: Sequence[Any], voided: dict[int, int] | None = None, header: bool = True
 ) -> Iterator[str]:
+    return csv_records(records(events, voided), header)
+
+
+def csv_records(rows: Iterable[dict[str, Any]], header: bool = True) -> Iterator[str]:
+    """Records (or a player's placeholders) as CSV rows, after the header if `header`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     if header:
         writer.writerow(CSV_COLUMNS)
         yield buffer.getvalue()
-    for rec in records(events, voided):
+    for rec in rows:
         buffer.seek(0)
         buffer.truncate()
         writer.writerow(csv_row(rec))
         yield buffer.getvalue()
 
 
+REDACTED = "Redacted"  # a player's placeholder row: its position and hash only
+
+
 def csv_row(rec: dict[str, Any]) -> list[Any]:
     def blank(v: Any) -> Any:
         return "" if v is None else v
 
+    if rec.get("redacted") is True:
+        row = dict.fromkeys(CSV_COLUMNS, "")
+        row.update(position=rec["position"], type=REDACTED, hash=rec["hash"])
+        return [row[name] for name in CSV_COLUMNS]
     return [
         rec["position"],
         rec["type"],

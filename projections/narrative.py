@@ -368,6 +368,19 @@ def _(e: Any, s: EncounterState) -> str:
     return f"Round {e.round} ends."
 
 
+@_line("CombatantHidden")
+def _(e: Any, s: EncounterState) -> str:
+    until = " until he acts" if e.until_acting else ""
+    return f"GM: {_name(s, e.combatant)} is hidden from the players{until}."
+
+
+@_line("CombatantRevealed")
+def _(e: Any, s: EncounterState) -> str:
+    earlier = "" if e.earlier == "all" else " (what he did before stays hidden)"
+    why = " as he acts" if e.reason == "acts" else ""
+    return f"{_name(s, e.combatant)} is revealed{why}{earlier}."
+
+
 @_line("HitsAdjusted")
 def _(e: Any, s: EncounterState) -> str:
     return (
@@ -585,6 +598,19 @@ def _(e: Any, s: EncounterState) -> str:
     if s.ruleset == "phantasia":
         return _phantasia.damage(e, s, es=True)
     return f"{_name(s, e.combatant)} recibe {e.amount} de daño: {_pv(e.hits_before, e.hits_after)}."
+
+
+@_line_es("CombatantHidden")
+def _(e: Any, s: EncounterState) -> str:
+    until = " hasta que actúe" if e.until_acting else ""
+    return f"Narrador: {_name(s, e.combatant)} queda oculto a los jugadores{until}."
+
+
+@_line_es("CombatantRevealed")
+def _(e: Any, s: EncounterState) -> str:
+    earlier = "" if e.earlier == "all" else " (lo anterior sigue oculto)"
+    why = " al actuar" if e.reason == "acts" else ""
+    return f"{_name(s, e.combatant)} se revela{why}{earlier}."
 
 
 @_line_es("HitsAdjusted")

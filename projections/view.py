@@ -11,8 +11,9 @@ from domain.state import EncounterState
 
 
 def encounter_view(state: EncounterState) -> dict[str, Any]:
-    """Everything a screen shows about an encounter at its version."""
-    return {
+    """Everything a screen shows about an encounter at its version (the GM's: a player's
+    is projections.visibility.view_for_player of it)."""
+    view = {
         "id": state.id,
         "name": state.name,
         "ruleset": state.ruleset,
@@ -24,6 +25,9 @@ def encounter_view(state: EncounterState) -> dict[str, Any]:
         "forked_from": state.forked_from,
         **get_rule_system(state.ruleset).view(state),
     }
+    for shown in view.get("combatants", []):
+        shown["hidden"] = state.combatants[shown["id"]].hidden
+    return view
 
 
 def view_of(events: Iterable[Any]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from projections.export import (
     ndjson_lines,
 )
 from projections.view import encounter_view
+from projections.visibility import mentions, placeholder
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "audit-vectors"
@@ -144,7 +145,7 @@ def written(records: list[dict[str, Any]], checkpoint: Any, fmt: str) -> str:
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for r in records:
-        writer.writerow(csv_row({**r, "dice": dice_faces(r)}))
+        writer.writerow(csv_row(r if r.get("redacted") else {**r, "dice": dice_faces(r)}))
     return out.getvalue() + (checkpoint_row(checkpoint) if checkpoint else "")
 
 
@@ -180,6 +181,9 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
     def other(hex_: str) -> str:
         return ("1" if hex_[0] == "0" else "0") + hex_[1:]
 
+    first = next(r for r in records if r["type"] == "CombatantAdded")["data"]
+    about = (frozenset({first["combatant"]}), frozenset({first["name"]}))
+    player = [placeholder(r) if mentions(r["data"], *about) else r for r in records]
     swapped = list(records)
     swapped[3], swapped[4] = swapped[4], swapped[3]
     out = {
@@ -191,6 +195,7 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
         "truncated, checkpoint removed": written(records[:-2], None, fmt),
         "rechained": written(rechained(records, hit, edit), last, fmt),
         "ill-formed": written(rechained(records, hit, huge), last, fmt),
+        "withheld": written(player, last, fmt),
         "bad signature": written(records, {**last, "signature": other(last["signature"])}, fmt),
         "re-dated checkpoint": written(records, {**last, "time": "2020-01-01T00:00:00+00:00"}, fmt),
         "unknown key": written(records, {**last, "key": other(last["key"])}, fmt),
@@ -223,6 +228,7 @@ EXPECTED = {  # the checkpoint's status (None: the chain breaks first), ok
     "truncated, checkpoint removed": ("none", True),
     "rechained": ("mismatch", False),
     "ill-formed": (None, False),
+    "withheld": ("complete", True),
     "bad signature": ("bad_signature", False),
     "re-dated checkpoint": ("bad_signature", False),
     "unknown key": ("unknown_key", False),
@@ -398,6 +404,8 @@ def section(folder: Path = FOLDER) -> str:
             extra = f" (missing {report['checkpoint']['missing']})"
         elif status == "after_checkpoint":
             extra = f" (unsigned {report['checkpoint']['unsigned']})"
+        if report["chain"]["redacted"]:
+            extra += f"; {report['chain']['redacted']} records withheld"
         say(
             f"| [`{path.name}`](audit-vectors/{path.name}) | {MADE_BY[name]} | "
             f"{'yes' if report['ok'] else 'no'} | {broken if broken is not None else '—'} | "
@@ -423,6 +431,7 @@ MADE_BY = {
     "truncated, checkpoint removed": "the last two records and the checkpoint cut",
     "rechained": "a roll's total changed and every hash from it recomputed",
     "ill-formed": "a die given 2^33 sides and every hash from it recomputed",
+    "withheld": "a player's export: the records naming the first combatant as placeholders",
     "bad signature": "one hex digit of the signature changed",
     "re-dated checkpoint": "the checkpoint's time changed",
     "unknown key": "one hex digit of the key id changed",

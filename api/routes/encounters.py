@@ -38,9 +38,16 @@ from domain.fold import evolve
 from infra.access import PLAYER_ROLE, Grant, request_hash
 from infra.app import Fraylog
 from projections.diff import diff_views
-from projections.export import csv_lines, ndjson_lines, record_of, records, trailer
+from projections.export import csv_records, ndjson_records, record_of, records, trailer
 from projections.narrative import Lang, check_lang, narrative, told
 from projections.view import combatant_view_of, encounter_view
+from projections.visibility import (
+    Sight,
+    choices_for_player,
+    for_player,
+    sight_of,
+    view_for_player,
+)
 
 router = APIRouter(prefix="/encounters", tags=["encounters"])
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -186,9 +193,11 @@ async def get_encounter(
         int | None, Query(ge=1, le=MAX_POSITION, description="The view after event N.")
     ] = None,
 ) -> dict[str, Any]:
-    """The encounter view, now or as it was after event `version`."""
+    """The encounter view, now or as it was after event `version` (a player's token: without
+    what the GM keeps from the players, docs/visibility.md)."""
     state = await run_in_threadpool(fraylog.state, encounter_id, version)
-    return encounter_view(state)
+    sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
+    return view_for_player(encounter_view(state), sight)
 
 
 @router.post(
@@ -211,6 +220,8 @@ async def add_combatant(
         body.stats,
         body.expected_version,
         actor_of(fraylog, grant, body.actor),
+        hidden=body.hidden,
+        until_acting=body.until_acting,
     )
     return {
         "id": combatant,
@@ -291,9 +302,10 @@ async def run_command(
 
 def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None) -> dict:
     recorded = fraylog.execute(encounter_id, command, grant)
+    sight = _sight(fraylog, grant, recorded.state)
     return {
-        "events": [record_of(e) for e in recorded.events],
-        "encounter": encounter_view(recorded.state),
+        "events": for_player([record_of(e) for e in recorded.events], sight),
+        "encounter": view_for_player(encounter_view(recorded.state), sight),
     }
 
 
@@ -306,10 +318,11 @@ def _preview(
     if previewed.events:  # each with its log line, told from the state before them
         before = fraylog.state(encounter_id, previewed.events[0].originator_version - 1)
         events = told(before, previewed.events, lang == "es")
+    sight = _sight(fraylog, grant, previewed.state)
     return {
         "preview": True,
-        "events": events,
-        "encounter": encounter_view(previewed.state),
+        "events": for_player(events, sight),
+        "encounter": view_for_player(encounter_view(previewed.state), sight),
         "needed": needed or None,
     }
 
@@ -380,18 +393,34 @@ async def revoke_player_token(
     return Response(status_code=204)
 
 
+def _sight(fraylog: Fraylog, grant: Grant | None, state: Any) -> Sight | None:
+    """What a player's token may not see (docs/visibility.md); None for the GM (and in
+    open mode, where everyone is)."""
+    if grant is None or grant.is_gm or not fraylog.settings.auth:
+        return None
+    return sight_of(state)
+
+
+def _player_sight(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> Sight | None:
+    if grant is None or grant.is_gm or not fraylog.settings.auth:
+        return None
+    return sight_of(fraylog.state(encounter_id))
+
+
 def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:
     return voided_by(fraylog.corrections(encounter_id, until))
 
 
-def _export(fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str) -> Iterator[str]:
-    """An export streamed page by page from the store, never held whole in memory."""
+def _export(
+    fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str, sight: Sight | None
+) -> Iterator[str]:
+    """An export streamed page by page from the store, never held whole in memory (a
+    player's: each record he may not read as a placeholder, docs/visibility.md)."""
     voided = _voided(fraylog, encounter_id, until)
     last = 0
     for n, page in enumerate(fraylog.event_pages(encounter_id, until=until)):
-        lines = (
-            csv_lines(page, voided, header=n == 0) if fmt == "csv" else ndjson_lines(page, voided)
-        )
+        rows = for_player(records(page, voided), sight)
+        lines = csv_records(rows, header=n == 0) if fmt == "csv" else ndjson_records(rows)
         last = page[-1].originator_version
         yield "".join(lines)  # a page a chunk: a chunk a line costs more than the line
     yield trailer(fraylog.checkpoints.latest(encounter_id, last), fmt)
@@ -418,9 +447,12 @@ async def get_events(
     """The event log: JSON pages (`after`, `limit`, `next_after`), or the whole log streamed
     as NDJSON or CSV."""
     await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
+    sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
     if format in ("ndjson", "csv"):
         media = "application/x-ndjson" if format == "ndjson" else "text/csv"
-        return StreamingResponse(_export(fraylog, encounter_id, until, format), media_type=media)
+        return StreamingResponse(
+            _export(fraylog, encounter_id, until, format, sight), media_type=media
+        )
     size = min(limit or fraylog.settings.page_size, fraylog.settings.page_size)
     page = await run_in_threadpool(fraylog.event_page, encounter_id, after, until, size + 1)
     more = len(page) > size
@@ -429,7 +461,7 @@ async def get_events(
     # the schema documents each event type's data; the records are sent as the store has them
     return JSONResponse(
         {
-            "events": list(records(page, voided)),
+            "events": for_player(records(page, voided), sight),
             "next_after": page[-1].originator_version if more else None,
         }
     )
@@ -456,7 +488,9 @@ async def get_log(
     check_lang(lang, events[0].ruleset)
     if lang == "es":
         response.headers["Content-Language"] = "es"
-    return {"lines": list(narrative(events, lang))}
+    sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
+    kept = {r["position"] for r in for_player(map(record_of, events), sight) if "type" in r}
+    return {"lines": [line for line in narrative(events, lang) if line["position"] in kept]}
 
 
 @router.get(
@@ -471,7 +505,9 @@ async def get_choices(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep)
     for and the first one), and for the GM the overrides and corrections. A screen draws
     its buttons from this and needs no knowledge of the rules."""
     acting = grant if fraylog.settings.auth else None
-    return JSONResponse(await run_in_threadpool(fraylog.choices, encounter_id, acting))
+    answer = await run_in_threadpool(fraylog.choices, encounter_id, acting)
+    sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
+    return JSONResponse(choices_for_player(answer, sight))
 
 
 @router.get(
@@ -491,7 +527,11 @@ async def get_diff(
     """What changed for each combatant between two versions."""
     before = await run_in_threadpool(fraylog.state, encounter_id, from_)
     after = await run_in_threadpool(fraylog.state, encounter_id, to)
-    return diff_views(encounter_view(before), encounter_view(after))
+    sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
+    return diff_views(
+        view_for_player(encounter_view(before), sight),
+        view_for_player(encounter_view(after), sight),
+    )
 
 
 @router.post(
@@ -521,8 +561,10 @@ async def fork_encounter(
 )
 async def verify(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> dict[str, Any]:
     """Recompute the hash chain, re-derive every seeded and revealed server face, and check
-    the latest checkpoint against this server's keys."""
-    return await run_in_threadpool(fraylog.verify, encounter_id)
+    the latest checkpoint against this server's keys (a player's token: over the records
+    he may read, as his export would give)."""
+    sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
+    return await run_in_threadpool(fraylog.verify, encounter_id, sight)
 
 
 @router.post(
@@ -618,6 +660,7 @@ async def stream(
         try:
             # voided_by as of when each event is sent; later corrections come as events
             corrections = await run_in_threadpool(fraylog.corrections, encounter_id)
+            player = fraylog.settings.auth and not grant.is_gm
             views = (
                 Views(
                     await run_in_threadpool(fraylog.state, encounter_id, start) if start else None
@@ -630,11 +673,16 @@ async def stream(
                     return  # the token was revoked while the stream was open
                 corrections += [e for e in page if isinstance(e, Correction)]
                 complete = len(page) < fraylog.settings.page_size  # it ends where saves end
+                sight = None
+                if player:  # as things stand once the page's commands are all recorded
+                    last = page[-1].originator_version
+                    sight = sight_of(await run_in_threadpool(fraylog.state, encounter_id, last))
                 for event, rec in zip(page, records(page, voided_by(corrections)), strict=True):
-                    if views is not None and (shown := views.before(event)) is not None:
+                    if views is not None and (shown := views.before(event, sight)) is not None:
                         yield shown
+                    rec = for_player([rec], sight)[0]
                     yield {"id": str(rec["position"]), "data": json.dumps(rec)}
-                if views is not None and complete and (shown := views.now()) is not None:
+                if views is not None and complete and (shown := views.now(sight)) is not None:
                     yield shown
         finally:
             release()
@@ -646,26 +694,30 @@ async def stream(
 
 class Views:
     """The `view` messages of a stream: the state folded along the events sent (the one
-    fold), its view sent once each command's events are all out."""
+    fold), its view sent once each command's events are all out (for a player, as he may
+    see it, docs/visibility.md)."""
 
     def __init__(self, state: Any) -> None:
         self.state = state
         self.command: int | None = None  # the command of the last event folded
         self.shown = True
 
-    def before(self, event: Any) -> dict[str, Any] | None:
+    def before(self, event: Any, sight: Sight | None = None) -> dict[str, Any] | None:
         """Fold `event`; the view of the command before it, if that one just ended."""
-        shown = self.now() if self.command is not None and event.command != self.command else None
+        shown = (
+            self.now(sight) if self.command is not None and event.command != self.command else None
+        )
         self.state = evolve(self.state, event)
         self.command, self.shown = event.command, False
         return shown
 
-    def now(self) -> dict[str, Any] | None:
+    def now(self, sight: Sight | None = None) -> dict[str, Any] | None:
         """The view after the last event folded, unless it was sent."""
         if self.shown or self.state is None:
             return None
         self.shown = True
-        return {"event": "view", "data": json.dumps(encounter_view(self.state))}
+        view = view_for_player(encounter_view(self.state), sight)
+        return {"event": "view", "data": json.dumps(view)}
 
 
 async def _still_allowed(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> bool:

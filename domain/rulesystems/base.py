@@ -232,6 +232,25 @@ class RuleSystem(ABC):
                     "fields": {"amount": {"type": "integer"}, "reason": {"type": "string"}},
                 }
             )
+            if who.hidden:
+                forms.append(
+                    {
+                        "type": "reveal_combatant",
+                        "combatant": who.id,
+                        "fields": {
+                            "earlier": {"enum": ["all", "from_reveal"]},
+                            "reason": {"type": "string"},
+                        },
+                    }
+                )
+            else:
+                forms.append(
+                    {
+                        "type": "hide_combatant",
+                        "combatant": who.id,
+                        "fields": {"until_acting": {"type": "boolean"}},
+                    }
+                )
             forms.append(
                 {
                     "type": "set_condition",
@@ -306,6 +325,18 @@ class RuleSystem(ABC):
             hits_after=who.hits + cmd.amount,
             reason=cmd.reason,
         )
+
+    def on_hide_combatant(self, ctx: Context, cmd: c.HideCombatant) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        if who.hidden:
+            raise RuleViolation("HIDDEN", f"{who.name} is hidden already", field="combatant")
+        ctx.emit(ev.CombatantHidden, combatant=who.id, until_acting=cmd.until_acting)
+
+    def on_reveal_combatant(self, ctx: Context, cmd: c.RevealCombatant) -> None:
+        who = ctx.state.combatant(cmd.combatant)
+        if not who.hidden:
+            raise RuleViolation("HIDDEN", f"{who.name} is not hidden", field="combatant")
+        ctx.emit(ev.CombatantRevealed, combatant=who.id, earlier=cmd.earlier, reason=cmd.reason)
 
     def on_set_condition(self, ctx: Context, cmd: c.SetCondition) -> None:
         who = ctx.state.combatant(cmd.combatant)

@@ -31,6 +31,7 @@ def test_given_a_recorded_fight_when_the_app_restarts_then_every_event_is_still_
             "events": 15,
             "broken_at": None,
             "reason": "",
+            "redacted": 0,
         }
     finally:
         again.close()

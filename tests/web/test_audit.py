@@ -421,10 +421,10 @@ def agree(page: Any, base: str, text: str, name: str, kind: str) -> dict[str, An
     mine = page_report(page, text, name, kind)
     if theirs is not None and mine is not None:
         assert list(mine) == ["ok", "chain", "dice", "checkpoint"], mine
-        assert list(mine["chain"]) == ["ok", "events", "broken_at", "reason"]
+        assert list(mine["chain"]) == ["ok", "events", "broken_at", "reason", "redacted"]
         if mine["dice"] is not None:
             assert list(mine["dice"]) == [
-                *("checked", "manual", "unrevealed", "inherited"),
+                *("checked", "manual", "unrevealed", "inherited", "withheld"),
                 *("mismatches", "bad_reveals", "ok"),
             ]
         if mine["checkpoint"] is not None:
@@ -698,6 +698,8 @@ def described(report: dict[str, Any]) -> tuple[bool, int | None, str | None]:
         if c["missing"] or c["unsigned"]:
             which = "missing" if c["missing"] else "unsigned"
             status += f" ({which} {c[which]})"
+        if report["chain"]["redacted"]:
+            status += f"; {report['chain']['redacted']} records withheld"
     return report["ok"], report["chain"]["broken_at"], status
 
 
@@ -875,6 +877,7 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
         "events": n,
         "broken_at": dice_row,
         "reason": "the dice column differs from the event's rolls",
+        "redacted": 0,
     }
     assert got["csv-checkpoint-with-position"]["chain"]["broken_at"] == n  # a record
     assert got["csv-short-row"]["chain"]["broken_at"] == 2  # no command: ill-formed
@@ -1080,3 +1083,263 @@ def test_given_a_browser_without_ed25519_then_the_page_says_so_and_gives_no_sign
     report = agree(page, base, ndjson(events), "cut.ndjson", "ndjson")
     assert report["checkpoint"]["status"] == "none"
     assert not page.locator("#no-ed25519").is_visible()
+
+
+# -- a player's export: records withheld from him (§1 placeholders, §3, §4, §5.4) ----------
+
+
+def player_fight(base: str) -> tuple[Fight, dict[str, str], str]:
+    """A Novus fight on server dice: Anna's hero and a goblin in the open, an ambusher the GM
+    keeps hidden (every record naming him is withheld from Anna); initiative typed in as IP,
+    declarations, a round resolved, a checkpoint. Returns the fight, Anna's Authorization
+    header and the ambusher's id."""
+    f = Fight(base, "novus", "Hinterhalt an der Furt ñ", dice="server")
+    hero = f.add("Hero", novus_stats(), "heroes")
+    goblin = f.add("Goblin", target_stats(def_=12, ar=2, hits=30), "raiders")
+    r = f.http.post(
+        f"/encounters/{f.id}/combatants",
+        json={"name": "Zqx Ambusher", "side": "raiders", "stats": novus_stats()}
+        | {"hidden": True, "until_acting": False},
+    )
+    assert r.status_code == 201, r.text
+    ambusher = r.json()["id"]
+    r = f.http.post(f"/encounters/{f.id}/tokens", json={"combatants": [hero], "label": "Anna"})
+    assert r.status_code in (200, 201), r.text
+    anna = {"Authorization": f"Bearer {r.json()['token']}"}
+    for who, ip in ((hero, 14), (goblin, 9), (ambusher, 5)):
+        f.cmd({"type": "roll_initiative", "combatant": who, "ip": ip})
+
+    def declare(acting: str) -> dict[str, Any]:
+        if acting == ambusher:
+            actions = [{"kind": "melee_attack", "target": hero, "weapon": "sword"}]
+        elif acting == hero:
+            actions = [{"kind": "melee_attack", "target": goblin, "weapon": "sword"}]
+        else:
+            actions = [{"kind": "dodge"}]
+        return {"type": "declare", "combatant": acting, "actions": actions}
+
+    play(f, ["declare", "resolve"], 8, declare)
+    r = f.http.post(f"/encounters/{f.id}/checkpoints")
+    assert r.status_code == 201, r.text
+    return f, anna, ambusher
+
+
+def placeholder_positions(lines: list[str]) -> list[int]:
+    return [k + 1 for k, line in enumerate(lines) if json.loads(line).get("redacted") is True]
+
+
+def test_given_a_players_export_with_withheld_records_then_the_page_agrees_with_python(
+    open_context: Any,
+) -> None:
+    """§1/§3: a player's export holds placeholders for the records withheld from him; the
+    chain links through each (its hash taken as given) and counts them; a placeholder with
+    another member or a hash that is not hex64 breaks the chain there, one whose hash was
+    changed breaks it at the next record; §4: voided_by is not checked in such a file; §5.4:
+    a face after a withheld record of its command is `withheld`; §6.1: the checkpoint is
+    compared with the hash at its position, a placeholder's too."""
+    watched = open_context(LAPTOP)
+    page = watched.page()
+    seen = watch_requests(page)
+    base = watched.base
+    f, anna, ambusher = player_fight(base)
+
+    def export(kind: str, headers: dict[str, str]) -> str:
+        r = httpx.get(f"{base}/encounters/{f.id}/events", params={"format": kind}, headers=headers)
+        assert r.status_code == 200, r.text
+        return r.text
+
+    nd = export("ndjson", anna)
+    cs = export("csv", anna)
+    assert ambusher not in nd and ambusher not in cs
+    gm_nd = f.get("/events", format="ndjson")
+    lines = lines_of(nd)
+    events = [line for line in lines if not is_checkpoint(line)]
+    tail = [line for line in lines if is_checkpoint(line)]
+    assert tail
+    n = len(events)
+    withheld = placeholder_positions(events)
+    assert withheld and withheld[0] < n  # a readable record after a placeholder
+    # a placeholder followed by a readable record (which must break when its hash changes)
+    p = next(k for k in withheld if k < n and k + 1 not in withheld)
+    q = p + 1
+
+    def placeholder(change: Any) -> str:
+        return ndjson(edit_record(events, p, change) + tail)
+
+    flipped = lambda h: ("1" if h[0] != "1" else "2") + h[1:]  # noqa: E731
+    cells = csv_cells(cs)
+    dice_row = next(
+        k for k, r in enumerate(cells) if k and r[1] != "Redacted" and r[7] not in ("", "{}")
+    )
+    row = next(k for k, r in enumerate(cells) if r[1] == "Redacted" and int(r[0]) == p)
+    voided_wrong = edit_record(events, q, lambda r: r.__setitem__("voided_by", n))
+    nd_cases = {
+        "player": nd,
+        "extra-member": placeholder(lambda r: r.__setitem__("type", "Moved")),
+        "data-member": placeholder(lambda r: r.__setitem__("data", {})),
+        "hash-upper": placeholder(lambda r: r.__setitem__("hash", r["hash"].upper())),
+        "hash-short": placeholder(lambda r: r.__setitem__("hash", r["hash"][:-1])),
+        "hash-null": placeholder(lambda r: r.__setitem__("hash", None)),
+        "hash-changed": placeholder(lambda r: r.__setitem__("hash", flipped(r["hash"]))),
+        "position-wrong": placeholder(lambda r: r.__setitem__("position", p + 1)),
+        "position-string": placeholder(lambda r: r.__setitem__("position", str(p))),
+        # only `"redacted": true` makes a placeholder: otherwise a record, and ill-formed
+        "redacted-false": placeholder(lambda r: r.__setitem__("redacted", False)),
+        "redacted-1": placeholder(lambda r: r.__setitem__("redacted", 1)),
+        # §4: voided_by is not checked in a file holding a placeholder
+        "voided_by-wrong": ndjson(voided_wrong + tail),
+        # the GM's own export: nothing withheld
+        "gm-whole": gm_nd,
+        "no-checkpoint": ndjson(events),
+    }
+    csv_cases = {
+        "csv-player": cs,
+        "csv-hash-changed": csv_edit(cs, row, "hash", flipped(cells[row][9])),
+        "csv-hash-upper": csv_edit(cs, row, "hash", cells[row][9].upper()),
+        "csv-columns-filled": csv_edit(
+            csv_edit(cs, row, "data", '{"x": 1}'), row, "actor", "gm"
+        ),  # ignored
+        "csv-not-json-ignored": csv_edit(cs, row, "dice", "{"),  # ignored: no JSON read
+        "csv-position-empty": csv_edit(cs, row, "position", ""),
+        "csv-position-text": csv_edit(cs, row, "position", "x"),  # not an export
+        "csv-position-double": csv_edit(cs, row, "position", f"{p}.0"),  # not an export
+        # §4: the dice column is still checked on readable records
+        "csv-dice-column": csv_edit(cs, dice_row, "dice", "{}"),
+    }
+    open_audit(page)
+    got = {}
+    for name, text in nd_cases.items():
+        got[name] = agree(page, base, text, f"{name}.ndjson", "ndjson")
+    for name, text in csv_cases.items():
+        got[name] = agree(page, base, text, f"{name}.csv", "csv")
+
+    for name in ("player", "csv-player", "voided_by-wrong", "csv-columns-filled"):
+        report = got[name]
+        assert report["ok"], (name, report)
+        assert report["chain"]["redacted"] == len(withheld), name
+        assert report["chain"]["events"] == n
+        assert report["checkpoint"]["status"] == "complete", name
+    assert got["csv-not-json-ignored"]["ok"]
+    assert got["gm-whole"]["chain"]["redacted"] == 0 and got["gm-whole"]["ok"]
+    assert got["no-checkpoint"]["checkpoint"]["status"] == "none"
+    for name in ("extra-member", "data-member", "hash-upper", "hash-short", "hash-null"):
+        chain = got[name]["chain"]
+        assert not chain["ok"] and chain["broken_at"] == p and chain["events"] == p, name
+        assert got[name]["dice"] is None and got[name]["checkpoint"] is None
+    for name in ("hash-changed", "csv-hash-changed"):
+        chain = got[name]["chain"]
+        assert not chain["ok"] and chain["broken_at"] == p + 1, (name, chain)
+    assert got["csv-hash-upper"]["chain"]["broken_at"] == p
+    # broken_at: the placeholder's position when it is an integer, else its ordinal
+    for name, at in (("position-wrong", p + 1), ("position-string", p), ("csv-position-empty", p)):
+        assert got[name]["chain"]["broken_at"] == at, name
+        assert got[name]["chain"]["reason"] == f"expected position {p}", name
+    assert got["csv-position-text"] is None and got["csv-position-double"] is None
+    for name in ("redacted-false", "redacted-1"):
+        assert got[name]["chain"]["broken_at"] == p, name
+        assert got[name]["chain"]["reason"].startswith("not a well-formed record"), name
+    assert got["csv-dice-column"]["chain"] == {
+        "ok": False,
+        "events": n,
+        "broken_at": dice_row,
+        "reason": "the dice column differs from the event's rolls",
+        "redacted": len(withheld),
+    }
+
+    # the page says it plainly, and shows what it could not check
+    page_report(page, nd, "anna.ndjson", "ndjson")
+    said = page.locator("#verdict").inner_text()
+    k = len(withheld)
+    assert f"{k} records of this file are withheld from you (a player's export)" in said
+    assert "their place in the chain is checked" in said
+    assert page.locator("#verdict .verdict-head").inner_text().startswith("✓")
+    assert_nothing_sent(seen, [*nd_cases.values(), *csv_cases.values()])
+
+
+def test_given_a_withheld_record_within_a_command_then_its_later_faces_are_withheld(
+    open_context: Any,
+) -> None:
+    """§5.4: the example's record 4 (the first initiative roll of command 4) withheld: the
+    faces of record 5 (command 4) are `withheld`, not derived, whatever they are; a
+    placeholder at position 1 leaves no first record (no commitment: every face
+    unrevealed); the page lists the withheld dice. Screenshot: audit-withheld-phone."""
+    watched = open_context(PHONE)
+    page = watched.page()
+    seen = watch_requests(page)
+    base = watched.base
+    example = lines_of((VECTORS / "example.ndjson").read_text(encoding="utf-8"))
+    events = [line for line in example if not is_checkpoint(line)]
+    tail = [line for line in example if is_checkpoint(line)]
+
+    def withhold(lines: list[str], *positions: int) -> list[str]:
+        out = list(lines)
+        for p in positions:
+            r = json.loads(out[p - 1])
+            out[p - 1] = json.dumps({"position": p, "redacted": True, "hash": r["hash"]})
+        return out
+
+    assert json.loads(events[4])["command"] == 4
+    forged_face = edit_record(
+        events,
+        5,
+        lambda r: r["data"]["rolls"][next(iter(r["data"]["rolls"]))]["faces"].__setitem__(0, 99),
+    )
+    cases = {
+        "record-4": ndjson(withhold(events, 4) + tail),
+        "record-1": ndjson(withhold(events, 1) + tail),
+        "records-4-5": ndjson(withhold(events, 4, 5) + tail),
+        # a face of record 5 changed and the chain from it recomputed (no checkpoint): the
+        # face is withheld, so no mismatch, and the chain holds through the placeholder
+        "record-4-face-5": ndjson(withhold(rehash(forged_face), 4)),
+    }
+    open_audit(page)
+    got = {
+        name: agree(page, base, text, f"{name}.ndjson", "ndjson") for name, text in cases.items()
+    }
+    whole = json.loads(
+        httpx.post(
+            f"{base}/audit/verify",
+            content=ndjson(events).encode(),
+            headers={"Content-Type": KINDS["ndjson"]},
+        ).text
+    )["dice"]
+    dice = got["record-4"]["dice"]
+    assert dice["withheld"] == 1 and dice["ok"]
+    assert dice["checked"] == whole["checked"] - 2  # record 4's face gone, record 5's withheld
+    assert got["record-4"]["chain"]["redacted"] == 1
+    # no first record: no commitment in force, so the reveal is bad (its secret serves
+    # epoch 0 all the same)
+    assert got["record-1"]["dice"]["bad_reveals"] == [len(events)]
+    assert got["record-1"]["dice"]["checked"] == whole["checked"]
+    assert got["records-4-5"]["dice"]["withheld"] == 0
+    assert got["record-4-face-5"]["dice"]["withheld"] == 1
+    assert got["record-4-face-5"]["dice"]["mismatches"] == []
+    # the player's export of the example (docs/audit-vectors/withheld.ndjson), on a phone
+    text = (VECTORS / "withheld.ndjson").read_text(encoding="utf-8")
+    report = agree(page, base, text, "withheld.ndjson", "ndjson")
+    assert report["chain"]["redacted"] == 8
+    said = page.locator("#verdict").inner_text()
+    assert "8 records of this file are withheld from you (a player's export)" in said
+    if report["dice"]["withheld"]:
+        assert "withheld" in page.locator("#rolls tbody").inner_text()
+        assert "not checkable" in page.locator("#dice-summary").inner_text()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate(
+        "[...document.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 2)"
+        ".map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 12)"
+    )
+    assert width <= PHONE["width"], (width, wide)  # a key id in the verdict wraps
+    # with the vector key: complete, 8 records withheld
+    page.locator("#keys-box summary").click()
+    page.evaluate("document.body.dataset.audit = 'stale'")
+    page.set_input_files("#keys-file", str(VECTORS / "keys.json"))
+    page.wait_for_selector(FINAL, state="attached", timeout=20_000)
+    report = json.loads(page.locator("#report-json").text_content())
+    assert report["ok"] and report["checkpoint"]["status"] == "complete"
+    said = page.locator("#verdict").inner_text()
+    assert "8 records of this file are withheld from you (a player's export)" in said
+    page.locator("#verdict-box").scroll_into_view_if_needed()
+    screenshot(page, "audit-withheld-phone")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    assert_nothing_sent(seen, list(cases.values()))

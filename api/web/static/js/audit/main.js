@@ -43,6 +43,12 @@ async function getKeys() {
   return serverKeys;
 }
 
+/** The records of a player's export withheld from him (§1 placeholders), in plain words. */
+function withheldLine(chain) {
+  if (!chain.redacted) return null;
+  return `${chain.redacted === 1 ? "1 record of this file is" : `${chain.redacted} records of this file are`} withheld from you (a player's export): their content is not shown, but their place in the chain is checked.`;
+}
+
 /** The verdict: {tone: good|warn|bad, head, lines[]} in plain words. */
 function verdictOf(report, format) {
   const { chain, dice, checkpoint } = report;
@@ -107,6 +113,8 @@ function verdictOf(report, format) {
   if (c.status !== "none" && c.status !== "complete" && c.status !== "after_checkpoint" && c.status !== "truncated") {
     lines.push(`The chain itself is intact (${plural(n, "event")}).`);
   }
+  const withheld = withheldLine(chain);
+  if (withheld) lines.push(withheld);
   if (!dice.ok) {
     tone = "bad";
     const parts = [];
@@ -116,6 +124,9 @@ function verdictOf(report, format) {
     if (c.ok) head = head.replace(/^✓/, "✗") + " — but the dice do not check out";
   } else if (dice.unrevealed) {
     lines.push(`${plural(dice.unrevealed, "server die", "server dice")} cannot be checked: the file holds no reveal of their secret (fraylog reveals it when the GM ends the fight, or asks for reveal_dice).`);
+  }
+  if (dice.withheld) {
+    lines.push(`${plural(dice.withheld, "die", "dice")} cannot be checked here: an earlier record of the same command is withheld from you, so which draw each die was is not known.`);
   }
   return { tone, head, lines, note: `Read as ${format === "csv" ? "CSV" : "NDJSON"}.` };
 }
@@ -138,7 +149,8 @@ function showDice(dice) {
     el("li", {}, el("strong", { text: String(dice.checked) }), " re-derived from the secret or seed, and equal"),
     el("li", {}, el("strong", { text: String(dice.manual) }), " rolled at the table (typed in: nothing to prove)"),
     el("li", {}, el("strong", { text: String(dice.unrevealed) }), " awaiting the reveal of the dice secret"),
-    el("li", {}, el("strong", { text: String(dice.inherited) }), " inherited from the fight this one was forked from (its own export proves them)"));
+    el("li", {}, el("strong", { text: String(dice.inherited) }), " inherited from the fight this one was forked from (its own export proves them)"),
+    dice.withheld ? el("li", {}, el("strong", { text: String(dice.withheld) }), " not checkable in this export: an earlier record of their command is withheld from you") : null);
   const parts = [counts];
   if (dice.mismatches.length) {
     parts.push(el("h3", { text: "Dice that do not match" }), el("ul", { class: "problems" },
@@ -181,8 +193,8 @@ function showCheckpoint(c) {
   out.replaceChildren(...parts);
 }
 
-const MARK = { checked: "✓", mismatch: "✗", unrevealed: "…", inherited: "⤷", manual: "—" };
-const WORD = { checked: "equal", mismatch: "differs", unrevealed: "awaiting the reveal", inherited: "inherited", manual: "manual" };
+const MARK = { checked: "✓", mismatch: "✗", unrevealed: "…", inherited: "⤷", manual: "—", withheld: "⊘" };
+const WORD = { checked: "equal", mismatch: "differs", unrevealed: "awaiting the reveal", inherited: "inherited", manual: "manual", withheld: "withheld" };
 
 function showRolls(rolls) {
   const tbody = $("rolls").tBodies[0];
@@ -252,6 +264,8 @@ function noEd25519({ partial, rolls, format }) {
     `The chain is intact (${plural(chain.events, "event")}), and ${dice.ok ? "the dice check out" : "the dice do NOT check out (listed below)"}; but the file's signed checkpoint cannot be checked here, so nothing on this page says whether the file is whole or its checkpoint genuine.`,
     "Check the file with fraylog itself: fraylog verify FILE, or send it to POST /audit/verify (no token needed), or open this page in a browser whose Web Crypto has Ed25519 (a current Chrome, Edge, Firefox or Safari).",
   ];
+  const withheld = withheldLine(chain);
+  if (withheld) lines.push(withheld);
   showVerdict({
     tone: "warn",
     head: "This browser cannot check signatures: the checkpoint is not checked",

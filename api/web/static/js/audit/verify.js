@@ -145,6 +145,15 @@ function readCsv(text) {
       checkpoints.push({ value: json(col("data"), `row ${line}: the checkpoint`), last: k === body.length - 1 });
       return;
     }
+    if (col("type") === "Redacted") {
+      // §1: a placeholder: its position (an integer, strictly) and its hash, nothing else
+      records.push(new Map([
+        ["position", csvInt(col("position"), "position", line)],
+        ["redacted", true],
+        ["hash", col("hash")],
+      ]));
+      return;
+    }
     const record = new Map();
     for (const name of HEADER) {
       const v = col(name);
@@ -218,8 +227,15 @@ export function illFormed(r) {
   return null;
 }
 
+/** §1: a placeholder is a record withheld from a player, {position, redacted: true, hash}
+ *  (a CSV `Redacted` row is read as one). */
+export const isPlaceholder = (r) => r instanceof Map && r.get("redacted") === true;
+const PLACEHOLDER_MEMBERS = new Set(["position", "redacted", "hash"]);
+
 async function chainOf(records) {
   let previous = "";
+  let redacted = 0;
+  const broken = (count, at, reason) => ({ ok: false, events: count, broken_at: at, reason, redacted });
   for (let k = 0; k < records.length; k++) {
     const count = k + 1;
     const r = records[k];
@@ -227,22 +243,31 @@ async function chainOf(records) {
     // broken_at: the record's position when it is an integer, else its ordinal
     const at = isInt(position) ? position : count;
     if (!isInt(position) || big(position) !== BigInt(count)) {
-      return { ok: false, events: count, broken_at: at, reason: `expected position ${count}` };
+      return broken(count, at, `expected position ${count}`);
+    }
+    if (isPlaceholder(r)) {
+      // §3.2: only position, redacted and hash; its hash taken as given, the next record
+      // chains to it
+      const extra = [...r.keys()].filter((m) => !PLACEHOLDER_MEMBERS.has(m));
+      if (extra.length) {
+        return broken(count, at, `a placeholder with a member other than position, redacted and hash (${extra.join(", ")})`);
+      }
+      if (!isHex64(r.get("hash"))) {
+        return broken(count, at, "a placeholder whose hash is not 64 lowercase hex characters");
+      }
+      redacted += 1;
+      previous = r.get("hash");
+      continue;
     }
     const wrong = illFormed(r);
-    if (wrong) {
-      return { ok: false, events: count, broken_at: at, reason: `not a well-formed record: ${wrong}` };
-    }
+    if (wrong) return broken(count, at, `not a well-formed record: ${wrong}`);
     const computed = await sha256hex(utf8.encode(previous + canonicalRecord(r)));
     if (r.get("hash") !== computed) {
-      return {
-        ok: false, events: count, broken_at: at,
-        reason: "hash does not match the event's content and the previous hash",
-      };
+      return broken(count, at, "hash does not match the event's content and the previous hash");
     }
     previous = computed;
   }
-  return { ok: true, events: records.length, broken_at: null, reason: "" };
+  return { ok: true, events: records.length, broken_at: null, reason: "", redacted };
 }
 
 function rollsOf(record) {
@@ -250,12 +275,15 @@ function rollsOf(record) {
   return rolls instanceof Map ? rolls : new Map();
 }
 
-/** §4: voided_by and the CSV dice column, or null when they agree. */
-function derivedColumns(records) {
+/** §4: voided_by and the CSV dice column, or null when they agree (`chain`: the intact
+ *  chain's verdict). voided_by only when the file holds no placeholder (the corrections
+ *  that decide it may be withheld); placeholders aside. */
+function derivedColumns(records, chain) {
+  const withheld = records.some(isPlaceholder);
   const claimed = new Map();
   for (let k = records.length - 1; k >= 0; k--) {
     const r = records[k];
-    if (!CORRECTIONS.has(r.get("type"))) continue;
+    if (isPlaceholder(r) || !CORRECTIONS.has(r.get("type"))) continue;
     const p = k + 1;
     if (claimed.has(p)) continue;
     const cascade = get(r.get("data"), "cascade");
@@ -267,12 +295,14 @@ function derivedColumns(records) {
   for (let k = 0; k < records.length; k++) {
     const r = records[k];
     const p = k + 1;
-    if (r.has("voided_by")) {
+    if (isPlaceholder(r)) continue;
+    if (!withheld && r.has("voided_by")) {
       const expected = claimed.has(p) ? claimed.get(p) : null;
       if (!same(r.get("voided_by"), expected)) {
         return {
           ok: false, events: records.length, broken_at: p,
           reason: `voided_by says ${shown(r.get("voided_by"))}, the corrections say ${expected ?? "None"}`,
+          redacted: chain.redacted,
         };
       }
     }
@@ -282,6 +312,7 @@ function derivedColumns(records) {
         return {
           ok: false, events: records.length, broken_at: p,
           reason: "the dice column differs from the event's rolls",
+          redacted: chain.redacted,
         };
       }
     }
@@ -324,7 +355,9 @@ export async function deriveFace(secret, key, sides) {
 async function diceOf(records) {
   // §5.3: only a first record that is an EncounterCreated says the seed, the commitment and
   // the fork
-  const first = records[0].get("type") === "EncounterCreated" ? records[0].get("data") : null;
+  // (a placeholder is no record here: the first record is used only when it is at
+  // position 1, readable, and an EncounterCreated)
+  const first = !isPlaceholder(records[0]) && records[0].get("type") === "EncounterCreated" ? records[0].get("data") : null;
   let inForce = get(first, "dice_commitment") ?? null;
   const seed = get(first, "seed");
   const forkAt = intOf(get(get(first, "forked_from"), "at"));
@@ -334,8 +367,9 @@ async function diceOf(records) {
   let epoch = 0;
   for (let k = 0; k < records.length; k++) {
     const r = records[k];
-    const data = r.get("data");
     epochOf.push(String(epoch));
+    if (isPlaceholder(r)) continue;
+    const data = r.get("data");
     if (r.get("type") === "DiceCommitted") inForce = data.get("commitment");
     if (r.get("type") === "DiceSecretRevealed") {
       const secret = unhex(data.get("secret"));
@@ -348,7 +382,14 @@ async function diceOf(records) {
     }
   }
 
-  const out = { checked: 0, manual: 0, unrevealed: 0, inherited: 0, mismatches: [], bad_reveals: badReveals, ok: true };
+  const out = {
+    checked: 0, manual: 0, unrevealed: 0, inherited: 0, withheld: 0,
+    mismatches: [], bad_reveals: badReveals, ok: true,
+  };
+  // §5.4: a face is withheld when a placeholder lies at a position from its record's
+  // command up to before its record (the command's earlier records are withheld)
+  const placeholders = records.flatMap((r, k) => (isPlaceholder(r) ? [BigInt(k + 1)] : []));
+  const withheldBefore = (command, p) => placeholders.some((q) => q >= command && q < p);
   const rolls = []; // for the page: every server or seeded roll
   const counters = new Map();
   // null or "": no seed, so seeded faces await a reveal that never comes
@@ -356,7 +397,9 @@ async function diceOf(records) {
   for (let k = 0; k < records.length; k++) {
     const r = records[k];
     const p = k + 1;
+    if (isPlaceholder(r)) continue;
     const commandText = r.get("command").text;
+    const withheld = withheldBefore(big(r.get("command")), BigInt(p));
     for (const [name, roll] of rollsOf(r)) {
       const faces = roll.get("faces");
       const sides = roll.get("sides");
@@ -372,6 +415,7 @@ async function diceOf(records) {
         let expected = null;
         if (source === "manual") status = "manual";
         else if (forkAt !== null && p <= forkAt) status = "inherited";
+        else if (withheld) status = "withheld";
         else {
           const secret = source === "seeded" ? seedBytes : secrets.get(epochOf[k]) ?? null;
           if (!secret) status = "unrevealed";
@@ -508,7 +552,7 @@ async function checkpointOf(records, checkpoints, getKeys) {
 export async function verify(text, { getKeys = async () => ({ keys: [] }) } = {}) {
   const { format, records, checkpoints } = readExport(text);
   let chain = await chainOf(records);
-  if (chain.ok) chain = derivedColumns(records) ?? chain;
+  if (chain.ok) chain = derivedColumns(records, chain) ?? chain;
   if (!chain.ok) {
     return { report: { ok: false, chain, dice: null, checkpoint: null }, rolls: [], format, records };
   }

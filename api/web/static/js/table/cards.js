@@ -82,12 +82,13 @@ export function card(view, c, { acting, mine, extra = [] }) {
   const [now, max, barName] = shown.bar;
   const pct = Math.max(0, Math.min(100, Math.round((100 * now) / (max || 1))));
   const tags = shown.tags.filter(Boolean);
-  return el(`article.card${acting ? ".acting" : ""}${shown.state ? ".is-down" : ""}`,
+  return el(`article.card${acting ? ".acting" : ""}${shown.state ? ".is-down" : ""}${c.hidden ? ".hidden-from-players" : ""}`,
     { "aria-labelledby": `card-${c.id}`, dataset: { combatant: c.id, name: c.name } },
     el("header", {},
       el("h3", { id: `card-${c.id}` }, c.name),
       c.side ? el("span.side", {}, c.side) : null,
       mine ? el("span.badge.mine", {}, "yours") : null,
+      c.hidden ? el("span.badge.secret", { title: "The players do not see him (docs/visibility.md)" }, "hidden from players") : null,
       acting ? el("span.badge", {}, "acting") : null,
       shown.state ? el("span.badge.bad", { dataset: { state: shown.state } }, shown.state) : null),
     el("div.meter", { role: "meter", "aria-label": barName, "aria-valuemin": 0, "aria-valuemax": max, "aria-valuenow": now },

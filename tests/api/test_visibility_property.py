@@ -1,0 +1,86 @@
+"""A property of what players see: in random fights of each rule book with hidden
+combatants — played by the GM from GET …/choices on seeded dice (reproducible, as a property test
+needs), the hidden ones revealed at
+random moments, by the GM or by their own first move — no answer to a player's token names
+a combatant hidden at that moment, by id or by name (docs/visibility.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.api.test_phantasia_api import ORC, PC
+from tests.builders import novus_stats
+from tests.domain.test_wits import farthan, fighter
+
+BOOKS = {
+    "novus": (novus_stats(hits=60), novus_stats(hits=60)),
+    "wits": (fighter(health=60), farthan(health=60)),
+    "phantasia": (PC, ORC),
+}
+
+
+def player_answers(client: TestClient, eid: str, headers: dict[str, str]) -> str:
+    """What the player's token reads now, as one text."""
+    paths = [("", {}), ("/events", {"format": "ndjson"}), ("/log", {}), ("/choices", {})]
+    texts = []
+    for path, params in paths:
+        r = client.get(f"/encounters/{eid}{path}", params=params, headers=headers, auth=None)
+        assert r.status_code == 200, r.text
+        texts.append(r.text)
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("book", sorted(BOOKS))
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_given_random_fights_with_hidden_combatants_then_no_player_answer_names_one(
+    sqlite_client: TestClient, book: str, data: st.DataObject
+) -> None:
+    client = sqlite_client
+    hero_stats, foe_stats = BOOKS[book]
+    r = client.post(
+        "/encounters",
+        json={"name": "Hidden", "ruleset": book, "dice_source": "seeded", "seed": "hid"},
+    )
+    eid = r.json()["id"]
+    hero = client.post(
+        f"/encounters/{eid}/combatants", json={"name": "Hero", "side": "a", "stats": hero_stats}
+    ).json()["id"]
+    names = {}
+    for n in range(data.draw(st.integers(1, 3), label="hidden ones")):
+        name = f"Zqx{n}hidden"
+        body = {"name": name, "side": "b", "stats": foe_stats, "hidden": True}
+        body["until_acting"] = data.draw(st.booleans(), label=f"{name} until acting")
+        r = client.post(f"/encounters/{eid}/combatants", json=body)
+        assert r.status_code == 201, r.text
+        names[r.json()["id"]] = name
+    token = client.post(
+        f"/encounters/{eid}/tokens", json={"combatants": [hero], "label": "Anna"}
+    ).json()["token"]
+    player = {"Authorization": f"Bearer {token}"}
+    for _ in range(data.draw(st.integers(5, 25), label="commands")):
+        view = client.get(f"/encounters/{eid}").json()
+        hidden = {c["id"] for c in view["combatants"] if c["hidden"]}
+        read = player_answers(client, eid, player)
+        leaked = [names[c] for c in hidden if c in read or names[c] in read]
+        assert not leaked, (leaked, view["version"])
+        if hidden and data.draw(st.integers(0, 9), label="reveal?") == 0:
+            who = data.draw(st.sampled_from(sorted(hidden)), label="revealed")
+            earlier = data.draw(st.sampled_from(["all", "from_reveal"]), label="earlier")
+            body: dict[str, Any] = {
+                "type": "reveal_combatant",
+                "combatant": who,
+                "earlier": earlier,
+            }
+        else:
+            offered = client.get(f"/encounters/{eid}/choices").json()["choices"]
+            if not offered:
+                break
+            body = data.draw(st.sampled_from(offered), label="choice")["command"]
+        r = client.post(f"/encounters/{eid}/commands", json=body)
+        assert r.status_code in (200, 422), r.text
