@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 
 from domain.errors import DiceError, DiceNeeded, DomainError, NotFound
 from projections.narrative import told
-from projections.visibility import for_player, scrubbed
+from projections.visibility import for_player, scrubbed, unnamed
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
@@ -140,6 +140,9 @@ def install(app: FastAPI) -> None:
         headers["Vary"] = "Accept-Language"  # the detail may be Spanish (caches, take note)
         if spanish and (es := spanish_detail(exc)) is not None:
             detail, headers["Content-Language"] = es, "es"
+        if exc.sight is not None:  # a player's: no combatant hidden from him named
+            word = "alguien" if headers.get("Content-Language") == "es" else "someone"
+            detail = unnamed(detail, exc.sight, word)
         return problem(exc.status, exc.title, detail, headers, **extra)
 
     @app.exception_handler(RequestValidationError)

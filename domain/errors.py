@@ -15,6 +15,7 @@ class DomainError(Exception):
 
     status = 422
     title = "Rule violation"
+    sight: Any = None  # a player's: who he may not see, so the answer names none of them
 
     def __init__(
         self, rule: str, detail: str, *, field: str | None = None, detail_es: str | None = None
@@ -81,7 +82,6 @@ class DiceNeeded(DiceError):
         self.needed = needed
         self.so_far: list[Any] = []  # the events the faces given decided (not recorded)
         self.before: Any = None  # () -> the state those events follow
-        self.sight: Any = None  # a player's: what he may not see of them (docs/visibility.md)
 
 
 class NotFound(DomainError):

@@ -1,12 +1,14 @@
 """What a player may see (docs/visibility.md): a hidden combatant leaves no trace in any
 player read, until the GM reveals him; once revealed `from_reveal`, what came before stays
-hidden.
+hidden. A player's own combatants are never hidden from him.
 
-Whether a record or a part of a view is about a combatant is decided by value, not by field
-name: a combatant is named in the record only by his id (a UUID, so an equal string is
-him) and, in roll names, as `roll:Name`. A record that names an unseen combatant anywhere
-is withheld whole (exports keep its position and hash: `placeholder`); a view drops what is
-about him (an entry whose `id` or `combatant` is his) and blanks what names him elsewhere.
+Whether a record or a part of an answer is about a combatant is decided by value, not by
+field name: he is named by his id (a UUID, so an equal string is him), in roll names as
+`roll:Name`, and in free text (a reason, a label, a refusal) by his name — found where it
+is not part of another combatant's name. A record that names an unseen combatant anywhere is
+withheld whole (exports keep its position and hash: `placeholder`); an answer drops what is
+about him (an entry whose `id` or `combatant` is his), blanks a field that is his id, and
+says `someone` for his name in free text.
 """
 
 from __future__ import annotations
@@ -17,6 +19,75 @@ from typing import Any
 
 from domain.state import EncounterState
 
+SOMEONE = "someone"
+_GONE = object()
+
+
+@dataclass(frozen=True)
+class Words:
+    """How the combatants a reader may not see are named, and the names of all others."""
+
+    ids: frozenset[str]
+    names: frozenset[str]
+    others: frozenset[str]
+
+    def is_his(self, text: str) -> bool:
+        """His id, or a roll of his (`initiative:Name`)."""
+        if text in self.ids:
+            return True
+        head, colon, tail = text.partition(":")
+        return bool(colon and head) and tail in self.names
+
+    def unnamed(self, text: str, someone: str = SOMEONE, *, ids: bool = False) -> str:
+        """Free text with each of their names (with `ids`, ids too) as `someone`; another
+        combatant's name that holds one of theirs (`Goblin Chief` for `Goblin`) kept whole."""
+        hits = [n for n in self.names if n in text]
+        hits += [c for c in self.ids if c in text] if ids else []
+        if not hits:
+            return text
+        guarded = sorted((o for o in self.others if any(h in o for h in hits)), key=len)
+        marks = {f"\x00{i}\x00": other for i, other in enumerate(reversed(guarded))}
+        for mark, other in marks.items():
+            text = text.replace(other, mark)
+        for name in sorted(hits, key=len, reverse=True):
+            text = text.replace(name, someone)
+        for mark, other in marks.items():
+            text = text.replace(mark, other)
+        return text
+
+    def mentions(self, value: Any) -> bool:
+        """Whether a JSON value names any of them: by id, roll name, or in free text."""
+        if not self.ids:
+            return False
+        if isinstance(value, str):
+            return self.is_his(value) or self.unnamed(value) != value
+        if isinstance(value, dict):
+            return any(self.mentions(str(k)) or self.mentions(v) for k, v in value.items())
+        if isinstance(value, list | tuple):
+            return any(self.mentions(v) for v in value)
+        return False
+
+    def scrub(self, value: Any) -> Any:
+        """A JSON value without them: an entry about one gone, a field naming one null, his
+        name in text `someone` (_GONE: the value itself was about one)."""
+        if isinstance(value, str):
+            return _GONE if self.is_his(value) else self.unnamed(value)
+        if isinstance(value, dict):
+            if any(
+                isinstance(value.get(k), str) and value[k] in self.ids for k in ("id", "combatant")
+            ):
+                return _GONE
+            out = {}
+            for k, v in value.items():
+                if self.is_his(str(k)):
+                    continue
+                kept = self.scrub(v)
+                out[k] = None if kept is _GONE else kept
+            return out
+        if isinstance(value, list | tuple):
+            return [kept for v in value if (kept := self.scrub(v)) is not _GONE]
+        return value
+
 
 @dataclass(frozen=True)
 class Sight:
@@ -24,62 +95,41 @@ class Sight:
 
     hidden: frozenset[str]  # hidden now: nothing about them, at any position
     seen_from: Mapping[str, int]  # revealed from the reveal on: nothing before this position
-    names: Mapping[str, str]  # the name of each of them
-    others: frozenset[str] = frozenset()  # the names of everyone else (kept in free text)
+    names: Mapping[str, str]  # the name of every combatant (the reader's own included)
 
-    def unseen_at(self, position: int | None) -> frozenset[str]:
-        """Who a player may not see at `position` (None: as things stand)."""
+    def words(self, position: int | None = None) -> Words:
+        """How those he may not see at `position` are named (None: as things stand)."""
         later = {c for c, at in self.seen_from.items() if position is not None and position < at}
-        return self.hidden | later
+        unseen = self.hidden | later
+        return Words(
+            ids=frozenset(unseen),
+            names=frozenset(self.names[c] for c in unseen),
+            others=frozenset(n for c, n in self.names.items() if c not in unseen),
+        )
 
-    def words(self, position: int | None) -> tuple[frozenset[str], frozenset[str]]:
-        unseen = self.unseen_at(position)
-        return unseen, frozenset(self.names[c] for c in unseen)
 
-
-def sight_of(state: EncounterState) -> Sight | None:
-    """The players' sight of an encounter; None when nothing is kept from them."""
-    kept = {c.id: c for c in state.combatants.values() if c.hidden or c.seen_from is not None}
+def sight_of(state: EncounterState, mine: Iterable[str] = ()) -> Sight | None:
+    """A player's sight of an encounter (`mine`: his own combatants, never hidden from him);
+    None when nothing is kept from him."""
+    own = set(mine)
+    kept = [
+        c
+        for c in state.combatants.values()
+        if (c.hidden or c.seen_from is not None) and c.id not in own
+    ]
     if not kept:
         return None
     return Sight(
-        hidden=frozenset(c for c, who in kept.items() if who.hidden),
-        seen_from={c: who.seen_from for c, who in kept.items() if who.seen_from is not None},
-        names={c: who.name for c, who in kept.items()},
-        others=frozenset(c.name for c in state.combatants.values() if c.id not in kept),
+        hidden=frozenset(c.id for c in kept if c.hidden),
+        seen_from={c.id: c.seen_from for c in kept if c.seen_from is not None},
+        names={c.id: c.name for c in state.combatants.values()},
     )
-
-
-def _names_him(text: str, ids: frozenset[str], names: frozenset[str]) -> bool:
-    """His id, or a roll of his (`initiative:Name`). A bare name is not matched: names are
-    free text (a combatant may be called `gm`); where a name shows, his id does too."""
-    if text in ids:
-        return True
-    head, colon, tail = text.partition(":")
-    return bool(colon and head) and tail in names
-
-
-def mentions(value: Any, ids: frozenset[str], names: frozenset[str]) -> bool:
-    """Whether a JSON value names any of these combatants (by id, or `roll:Name`)."""
-    if not ids:
-        return False
-    if isinstance(value, str):
-        return _names_him(value, ids, names)
-    if isinstance(value, dict):
-        return any(
-            _names_him(str(k), ids, names) or mentions(v, ids, names) for k, v in value.items()
-        )
-    if isinstance(value, list | tuple):
-        return any(mentions(v, ids, names) for v in value)
-    return False
 
 
 # -- records ------------------------------------------------------------------------------
 def readable(rec: dict[str, Any], sight: Sight | None) -> bool:
     """Whether a player may read a record (its data names no one unseen at its position)."""
-    if sight is None:
-        return True
-    return not mentions(rec.get("data"), *sight.words(rec["position"]))
+    return sight is None or not sight.words(rec["position"]).mentions(rec.get("data"))
 
 
 def placeholder(rec: dict[str, Any]) -> dict[str, Any]:
@@ -94,80 +144,13 @@ def for_player(records: Iterable[dict[str, Any]], sight: Sight | None) -> list[d
 
 
 # -- views and answers ----------------------------------------------------------------------
-_GONE = object()
-
-
-def _about(entry: dict[str, Any], ids: frozenset[str]) -> bool:
-    return any(isinstance(entry.get(k), str) and entry[k] in ids for k in ("id", "combatant"))
-
-
-def _scrub(value: Any, ids: frozenset[str], names: frozenset[str]) -> Any:
-    if isinstance(value, str):
-        return _GONE if _names_him(value, ids, names) else value
-    if isinstance(value, dict):
-        if _about(value, ids):
-            return _GONE
-        out = {}
-        for k, v in value.items():
-            if _names_him(str(k), ids, names):
-                continue
-            kept = _scrub(v, ids, names)
-            out[k] = None if kept is _GONE else kept
-        return out
-    if isinstance(value, list | tuple):
-        return [kept for v in value if (kept := _scrub(v, ids, names)) is not _GONE]
-    return value
-
-
 def view_for_player(view: dict[str, Any], sight: Sight | None) -> dict[str, Any]:
     """The encounter view (at its version) as a player sees it: what is about an unseen
-    combatant dropped, and every field that names one blank."""
+    combatant dropped, every field that names one blank, his name in text `someone`."""
     if sight is None:
         return view
-    ids, names = sight.words(view.get("version"))
-    scrubbed = _scrub(view, ids, names)
+    scrubbed = sight.words(view.get("version")).scrub(view)
     return scrubbed if isinstance(scrubbed, dict) else {}
-
-
-def without(items: Iterable[Any], sight: Sight | None, position: int | None = None) -> list[Any]:
-    """The items (choices, log lines, …) that name no one unseen (at `position`)."""
-    if sight is None:
-        return list(items)
-    ids, names = sight.words(position)
-    return [item for item in items if not mentions(item, ids, names)]
-
-
-SOMEONE = "someone"
-
-
-def unnamed(text: str, sight: Sight, position: int | None = None) -> str:
-    """Free text (a choice's label, a roll's) with each unseen combatant's name as
-    `someone`; the names of the others, which may contain it, are kept whole."""
-    _, names = sight.words(position)
-    hits = [n for n in names if n in text]
-    if not hits:
-        return text
-    kept = {f"\x00{i}\x00": other for i, other in enumerate(sorted(sight.others, key=len)[::-1])}
-    for mark, other in kept.items():
-        text = text.replace(other, mark)
-    for name in sorted(hits, key=len, reverse=True):
-        text = text.replace(name, SOMEONE)
-    for mark, other in kept.items():
-        text = text.replace(mark, other)
-    return text
-
-
-def _labels(value: Any, sight: Sight) -> Any:
-    if isinstance(value, dict):
-        return {
-            k: unnamed(v, sight)
-            if k.startswith("label") and isinstance(v, str)
-            else _labels(v, sight)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_labels(v, sight) for v in value]
-    return value
 
 
 def choices_for_player(answer: dict[str, Any], sight: Sight | None) -> dict[str, Any]:
@@ -176,27 +159,29 @@ def choices_for_player(answer: dict[str, Any], sight: Sight | None) -> dict[str,
     as the one acting or among those with choices."""
     if sight is None:
         return answer
-    ids, names = sight.words(None)
+    words = sight.words()
     out: dict[str, Any] = {}
     for key, value in answer.items():
-        if key == "choices":  # a command that names one: gone; else his rolls' names
+        if key == "choices":
             out[key] = [
-                _labels(_scrub(choice, ids, names), sight)
-                for choice in value
-                if not mentions(choice.get("command"), ids, names)
+                words.scrub(choice) for choice in value if not words.mentions(choice.get("command"))
             ]
         elif key == "by_combatant":
-            out[key] = {who: kinds for who, kinds in value.items() if who not in ids}
+            out[key] = {who: kinds for who, kinds in value.items() if who not in words.ids}
         else:
-            kept = _scrub(value, ids, names)
+            kept = words.scrub(value)
             out[key] = None if kept is _GONE else kept
     return out
 
 
 def scrubbed(value: Any, sight: Sight | None) -> Any:
-    """Any other answer part as a player sees it (a DICE_NEEDED's `needed`): what names an
-    unseen combatant blank, his name in a label `someone`."""
+    """Any other answer part as a player sees it (a DICE_NEEDED's `needed`)."""
     if sight is None:
         return value
-    kept = _scrub(value, *sight.words(None))
-    return None if kept is _GONE else _labels(kept, sight)
+    kept = sight.words().scrub(value)
+    return None if kept is _GONE else kept
+
+
+def unnamed(text: str, sight: Sight | None, someone: str = SOMEONE) -> str:
+    """A refusal's detail as a player reads it: no unseen combatant named, by name or id."""
+    return text if sight is None else sight.words().unnamed(text, someone, ids=True)

@@ -42,7 +42,7 @@ from projections.export import (
     ndjson_lines,
 )
 from projections.view import encounter_view
-from projections.visibility import mentions, placeholder
+from projections.visibility import Words, placeholder
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "docs" / "audit-vectors"
@@ -182,8 +182,8 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
         return ("1" if hex_[0] == "0" else "0") + hex_[1:]
 
     first = next(r for r in records if r["type"] == "CombatantAdded")["data"]
-    about = (frozenset({first["combatant"]}), frozenset({first["name"]}))
-    player = [placeholder(r) if mentions(r["data"], *about) else r for r in records]
+    about = Words(frozenset({first["combatant"]}), frozenset({first["name"]}), frozenset())
+    player = [placeholder(r) if about.mentions(r["data"]) else r for r in records]
     swapped = list(records)
     swapped[3], swapped[4] = swapped[4], swapped[3]
     out = {

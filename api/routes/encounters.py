@@ -45,6 +45,7 @@ from projections.visibility import (
     Sight,
     choices_for_player,
     for_player,
+    scrubbed,
     sight_of,
     view_for_player,
 )
@@ -323,7 +324,7 @@ def _preview(
         "preview": True,
         "events": for_player(events, sight),
         "encounter": view_for_player(encounter_view(previewed.state), sight),
-        "needed": needed or None,
+        "needed": scrubbed(needed, sight) or None,
     }
 
 
@@ -398,13 +399,11 @@ def _sight(fraylog: Fraylog, grant: Grant | None, state: Any) -> Sight | None:
     open mode, where everyone is)."""
     if grant is None or grant.is_gm or not fraylog.settings.auth:
         return None
-    return sight_of(state)
+    return sight_of(state, grant.combatants)
 
 
 def _player_sight(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> Sight | None:
-    if grant is None or grant.is_gm or not fraylog.settings.auth:
-        return None
-    return sight_of(fraylog.state(encounter_id))
+    return _sight(fraylog, grant, fraylog.state(encounter_id))
 
 
 def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:
@@ -660,7 +659,6 @@ async def stream(
         try:
             # voided_by as of when each event is sent; later corrections come as events
             corrections = await run_in_threadpool(fraylog.corrections, encounter_id)
-            player = fraylog.settings.auth and not grant.is_gm
             views = (
                 Views(
                     await run_in_threadpool(fraylog.state, encounter_id, start) if start else None
@@ -673,10 +671,9 @@ async def stream(
                     return  # the token was revoked while the stream was open
                 corrections += [e for e in page if isinstance(e, Correction)]
                 complete = len(page) < fraylog.settings.page_size  # it ends where saves end
-                sight = None
-                if player:  # as things stand once the page's commands are all recorded
-                    last = page[-1].originator_version
-                    sight = sight_of(await run_in_threadpool(fraylog.state, encounter_id, last))
+                # as things stand when the page is sent (the latest state: a page may end
+                # in the middle of a command, and a reader chooses where it starts)
+                sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
                 for event, rec in zip(page, records(page, voided_by(corrections)), strict=True):
                     if views is not None and (shown := views.before(event, sight)) is not None:
                         yield shown

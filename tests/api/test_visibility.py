@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.cli import app as cli
+from projections.visibility import Sight, readable
 from tests.api.test_stream import follow, server  # noqa: F401  (the fixture)
 from tests.builders import add_combatant, command, new_encounter, novus_stats
 
@@ -88,8 +89,38 @@ def player_reads(client: TestClient, a: Ambush) -> dict[str, str]:
     }
 
 
-def until_view_of(url: str, headers: dict[str, str], version: int) -> list[dict[str, Any]]:
-    """The messages of a feed up to the view after event `version`."""
+@dataclass
+class LiveAmbush(Ambush):
+    gm: dict[str, str]  # the GM's Authorization header
+
+
+def live_ambush(base: str) -> tuple[httpx.Client, LiveAmbush]:
+    """Over a real server: a hero with his player's token, and an ambusher added hidden
+    (until the GM reveals him) who has rolled his initiative."""
+    http = httpx.Client(base_url=base, timeout=30)
+    created = http.post("/encounters", json={"name": "Feed", "ruleset": "novus"}).json()
+    eid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    hero = http.post(
+        f"/encounters/{eid}/combatants", json={"name": "Hero", "stats": novus_stats()}, headers=gm
+    ).json()["id"]
+    ambusher = http.post(
+        f"/encounters/{eid}/combatants",
+        json={"name": AMBUSHER, "stats": novus_stats(), "hidden": True, "until_acting": False},
+        headers=gm,
+    ).json()["id"]
+    body = {"type": "roll_initiative", "combatant": ambusher, "ip": 12}
+    assert http.post(f"/encounters/{eid}/commands", json=body, headers=gm).status_code == 200
+    token = http.post(f"/encounters/{eid}/tokens", json={"combatants": [hero]}, headers=gm).json()[
+        "token"
+    ]
+    return http, LiveAmbush(eid, hero, ambusher, {"Authorization": f"Bearer {token}"}, gm)
+
+
+def until_view_of(
+    url: str, headers: dict[str, str], version: int, *, view: bool = True
+) -> list[dict[str, Any]]:
+    """The messages of a feed up to the view after event `version` (`view=False`: up to
+    the event itself)."""
     got: list[dict[str, Any]] = []
     with httpx.stream("GET", url, headers=headers, timeout=30) as r:
         assert r.status_code == 200, r.read()
@@ -101,6 +132,8 @@ def until_view_of(url: str, headers: dict[str, str], version: int) -> list[dict[
                 message["data"] = json.loads(line[5:].strip())
             elif line == "" and message:
                 got.append(message)
+                if not view and message.get("id") == str(version):
+                    return got
                 if "id" not in message and message["data"].get("version") == version:
                     return got
                 message = {}
@@ -238,30 +271,12 @@ def test_given_hide_and_reveal_then_only_the_gm_may_and_twice_is_refused(
 def test_given_a_player_following_the_feed_across_the_reveal_then_he_sees_him_only_after(
     server: str,  # noqa: F811
 ) -> None:
-    http = httpx.Client(base_url=server, timeout=30)
-    created = http.post("/encounters", json={"name": "Feed", "ruleset": "novus"}).json()
-    eid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
-    hero = http.post(
-        f"/encounters/{eid}/combatants", json={"name": "Hero", "stats": novus_stats()}, headers=gm
-    ).json()["id"]
-    ambusher = http.post(
-        f"/encounters/{eid}/combatants",
-        json={"name": AMBUSHER, "stats": novus_stats(), "hidden": True, "until_acting": False},
-        headers=gm,
-    ).json()["id"]
-    token = http.post(f"/encounters/{eid}/tokens", json={"combatants": [hero]}, headers=gm).json()[
-        "token"
-    ]
-    player = {"Authorization": f"Bearer {token}"}
-    http.post(
-        f"/encounters/{eid}/commands",
-        json={"type": "roll_initiative", "combatant": ambusher, "ip": 12},
-        headers=gm,
-    )
+    http, a = live_ambush(server)
+    eid, gm, player, ambusher = a.eid, a.gm, a.player, a.ambusher
     # the player follows, hangs up after 5 events, and resumes with Last-Event-ID
     seen: list[dict[str, Any]] = []
     follow(f"{server}/encounters/{eid}/stream?view=true", player, seen, 5, [])
-    assert not [m for m in seen if leaks(json.dumps(m), Ambush(eid, hero, ambusher, player))]
+    assert not [m for m in seen if leaks(json.dumps(m), a)]
     last = [m for m in seen if "id" in m][-1]["id"]
     r = http.post(
         f"/encounters/{eid}/commands",
@@ -291,3 +306,84 @@ def test_given_a_hide_undone_then_the_players_see_him_again(client: TestClient) 
     command(client, a.eid, {"type": "undo"})
     view = client.get(f"/encounters/{a.eid}", headers=a.player, auth=None).json()
     assert a.ambusher in [c["id"] for c in view["combatants"]]
+
+
+def test_given_a_refusal_that_would_name_him_then_the_player_reads_someone(
+    client: TestClient,
+) -> None:
+    # given the goblin undeclared: the ambusher (IP 5) must declare first
+    a = ambush(client, until_acting=False)
+    eid = a.eid
+    goblin = next(
+        c["id"]
+        for c in client.get(f"/encounters/{eid}").json()["combatants"]
+        if c["name"] == "Goblin"
+    )
+    command(client, eid, {"type": "undo"})  # the goblin's declaration
+    command(client, eid, {"type": "undo"})  # the ambusher's
+    # when the player declares out of turn, and acts for a combatant not his
+    early = client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "declare", "combatant": a.hero, "actions": []},
+        headers=a.player,
+        auth=None,
+    )
+    foreign = client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "declare", "combatant": a.ambusher, "actions": []},
+        headers=a.player,
+        auth=None,
+    )
+    # then each is refused without naming him
+    assert early.status_code == 422 and foreign.status_code == 403
+    for refused in (early, foreign):
+        assert not leaks(refused.text, a), refused.text
+    assert "someone" in early.json()["detail"]
+    # and the GM reads his name
+    gm = client.post(
+        f"/encounters/{eid}/commands",
+        json={"type": "declare", "combatant": goblin, "actions": []},
+    )
+    assert gm.status_code == 422 and AMBUSHER in gm.json()["detail"]
+
+
+def test_given_a_feed_read_from_any_position_then_no_trace_of_him(
+    server: str,  # noqa: F811
+) -> None:
+    # given an ambusher hidden after he joined, who rolled (a reader may start anywhere)
+    http, a = live_ambush(server)
+    eid, gm, player = a.eid, a.gm, a.player
+    version = http.get(f"/encounters/{eid}", headers=gm).json()["version"]
+    # when the player follows from every position
+    for after in range(version):
+        got = until_view_of(
+            f"{server}/encounters/{eid}/stream?view=true&after={after}", player, version
+        )
+        # then no message names him
+        assert not leaks(json.dumps(got), a), after
+
+
+def test_given_names_inside_names_then_labels_and_text_keep_the_hidden_one_unsaid() -> None:
+    # given a hidden "Goblin Chief" beside a visible "Goblin", and the other way round
+    for hidden, seen in (("Goblin Chief", "Goblin"), ("Goblin", "Goblin Chief")):
+        sight = Sight(hidden=frozenset({"h"}), seen_from={}, names={"h": hidden, "s": seen})
+        words = sight.words()
+        text = f"Hero attacks {seen}; {hidden} watches"
+        # then his name is `someone`, the other's is whole
+        assert words.unnamed(text) == f"Hero attacks {seen}; someone watches"
+        # and a record whose free text names him is withheld, one naming the other is not
+        assert not readable({"position": 3, "data": {"reason": f"knocked down by {hidden}"}}, sight)
+        assert readable({"position": 3, "data": {"reason": f"knocked down by {seen}"}}, sight)
+
+
+def test_given_a_players_own_combatant_hidden_then_he_still_sees_himself(
+    client: TestClient,
+) -> None:
+    a = ambush(client)
+    token = client.post(
+        f"/encounters/{a.eid}/tokens", json={"combatants": [a.ambusher], "label": "Sly"}
+    ).json()["token"]
+    mine = {"Authorization": f"Bearer {token}"}
+    view = client.get(f"/encounters/{a.eid}", headers=mine, auth=None).json()
+    assert a.ambusher in [c["id"] for c in view["combatants"]]
+    assert not leaks(client.get(f"/encounters/{a.eid}", headers=a.player, auth=None).text, a)
