@@ -100,11 +100,13 @@ class Feed:
 
     async def follow(self, encounter_id: UUID, after: int) -> AsyncIterator[list[Any]]:
         """Yield the encounter's events after position `after`, page by page, now and as
-        they are stored, until the client goes away."""
+        they are stored, until the client goes away. A page shorter than the page size ends
+        where the stored events end; after a full page that did, an empty page says so."""
         key = str(encounter_id)
         woken = asyncio.Event()
         self._followers[key].add(woken)
         self._subscribe()  # before the first read: nothing stored after it is missed
+        full = False  # the last page yielded was full: the caller cannot tell it was the end
         try:
             while True:
                 woken.clear()  # a save from now on wakes the wait below
@@ -112,7 +114,11 @@ class Feed:
                 if page:
                     yield page
                     after = page[-1].originator_version
+                    full = len(page) >= self.fraylog.settings.page_size
                 else:
+                    if full:
+                        full = False
+                        yield []
                     await woken.wait()
         finally:
             self._followers[key].discard(woken)
