@@ -403,6 +403,9 @@ def _sight(fraylog: Fraylog, grant: Grant | None, state: Any) -> Sight | None:
 
 
 def _player_sight(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> Sight | None:
+    """A player's sight as the encounter stands now; the GM's reads load nothing more."""
+    if grant is None or grant.is_gm or not fraylog.settings.auth:
+        return None
     return _sight(fraylog, grant, fraylog.state(encounter_id))
 
 
