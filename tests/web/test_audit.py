@@ -415,6 +415,17 @@ def without_reasons(report: dict[str, Any] | None) -> dict[str, Any] | None:
     return out
 
 
+def agree_all(
+    page: Any, base: str, nd_cases: dict[str, str], csv_cases: dict[str, str]
+) -> dict[str, Any]:
+    """`agree` on each NDJSON and CSV case, by name: the page's reports."""
+    got = {
+        name: agree(page, base, text, f"{name}.ndjson", "ndjson") for name, text in nd_cases.items()
+    }
+    got |= {name: agree(page, base, text, f"{name}.csv", "csv") for name, text in csv_cases.items()}
+    return got
+
+
 def agree(page: Any, base: str, text: str, name: str, kind: str) -> dict[str, Any] | None:
     """The page's report equals Python's on the same bytes (reasons aside)."""
     theirs = python_report(base, text, kind)
@@ -844,11 +855,7 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
         "csv-not-json-data": csv_edit(cs, 2, "data", "{x"),
     }
     open_audit(page)
-    got = {}
-    for name, text in nd_cases.items():
-        got[name] = agree(page, base, text, f"{name}.ndjson", "ndjson")
-    for name, text in csv_cases.items():
-        got[name] = agree(page, base, text, f"{name}.csv", "csv")
+    got = agree_all(page, base, nd_cases, csv_cases)
 
     # what the spec says of each, whatever Python says
     for name in ("line-breaks", "line-breaks-crlf", "blank-tabs-cr", "csv-line-breaks"):
@@ -1207,11 +1214,7 @@ def test_given_a_players_export_with_withheld_records_then_the_page_agrees_with_
         "csv-dice-column": csv_edit(cs, dice_row, "dice", "{}"),
     }
     open_audit(page)
-    got = {}
-    for name, text in nd_cases.items():
-        got[name] = agree(page, base, text, f"{name}.ndjson", "ndjson")
-    for name, text in csv_cases.items():
-        got[name] = agree(page, base, text, f"{name}.csv", "csv")
+    got = agree_all(page, base, nd_cases, csv_cases)
 
     for name in ("player", "csv-player", "voided_by-wrong", "csv-columns-filled"):
         report = got[name]
