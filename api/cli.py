@@ -268,10 +268,10 @@ def _keys_file(path: Path) -> list[dict[str, Any]]:
     """The keys of a file saved from GET /audit/keys; a message and exit 2 if it is none."""
     try:
         keys = json.loads(path.read_text(encoding="utf-8"))["keys"]
-        if isinstance(keys, list) and all(isinstance(k, dict) for k in keys):
-            return keys
     except (OSError, ValueError, KeyError, TypeError):
-        pass
+        keys = None
+    if isinstance(keys, list) and all(isinstance(k, dict) for k in keys):
+        return keys
     console.print(
         f"[red]{escape(str(path))} is not a keys file (save GET /audit/keys: "
         '{"keys": [...]})[/red]',

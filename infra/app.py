@@ -158,22 +158,19 @@ class Fraylog(Application[UUID]):
         before = state.version
         actor = grant.actor if grant is not None else command.actor or GM
         try:
-            if grant is not None:
-                check_command(grant, command, state)
-            self._run(encounter, encounter_id, command, actor, preview)
-        except DiceNeeded as needed:
-            if preview:
-                return Recorded(list(encounter.pending_events), encounter.state, needed.needed)
-            needed.so_far = list(encounter.pending_events)
-            needed.before = lambda: self.state(encounter_id, before)
-            needed.sight = (
-                None if grant is None or grant.is_gm else sight_of(state, grant.combatants)
-            )
-            raise
-        except DomainError as refused:  # its detail may name a combatant hidden from him
-            refused.sight = (
-                None if grant is None or grant.is_gm else sight_of(state, grant.combatants)
-            )
+            try:
+                if grant is not None:
+                    check_command(grant, command, state)
+                self._run(encounter, encounter_id, command, actor, preview)
+            except DiceNeeded as needed:
+                if preview:
+                    return Recorded(list(encounter.pending_events), encounter.state, needed.needed)
+                needed.so_far = list(encounter.pending_events)
+                needed.before = lambda: self.state(encounter_id, before)
+                raise
+        except DomainError as refused:  # what it says may name a combatant hidden from him
+            if grant is not None and not grant.is_gm:
+                refused.sight = sight_of(state, grant.combatants)
             raise
         if preview:
             return Recorded(list(encounter.pending_events), encounter.state)

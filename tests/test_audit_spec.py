@@ -98,3 +98,13 @@ def test_given_a_vector_file_then_http_and_the_cli_give_the_specs_verdict(
     else:
         assert "checkpoint:" in result.output
     assert json.loads(keys.read_text())["keys"][0]["algorithm"] == "Ed25519"
+
+
+def test_given_a_keys_file_that_is_none_then_verify_says_so_and_exits_2(tmp_path: Path) -> None:
+    for text in ("not json", '{"keys": 3}', '{"other": []}', '{"keys": [1]}'):
+        keys = tmp_path / "keys.json"
+        keys.write_text(text)
+        result = CliRunner().invoke(
+            cli, ["verify", str(FOLDER / "example.ndjson"), "--keys", str(keys)]
+        )
+        assert result.exit_code == 2 and "is not a keys file" in result.output, text

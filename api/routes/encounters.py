@@ -394,19 +394,21 @@ async def revoke_player_token(
     return Response(status_code=204)
 
 
+def _a_player(fraylog: Fraylog, grant: Grant | None) -> Grant | None:
+    """The grant if it is a player's; None for the GM (and in open mode, where everyone is)."""
+    return None if grant is None or grant.is_gm or not fraylog.settings.auth else grant
+
+
 def _sight(fraylog: Fraylog, grant: Grant | None, state: Any) -> Sight | None:
-    """What a player's token may not see (docs/visibility.md); None for the GM (and in
-    open mode, where everyone is)."""
-    if grant is None or grant.is_gm or not fraylog.settings.auth:
-        return None
-    return sight_of(state, grant.combatants)
+    """What a player's token may not see at `state` (docs/visibility.md); None for the GM."""
+    player = _a_player(fraylog, grant)
+    return None if player is None else sight_of(state, player.combatants)
 
 
 def _player_sight(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> Sight | None:
     """A player's sight as the encounter stands now; the GM's reads load nothing more."""
-    if grant is None or grant.is_gm or not fraylog.settings.auth:
-        return None
-    return _sight(fraylog, grant, fraylog.state(encounter_id))
+    player = _a_player(fraylog, grant)
+    return None if player is None else sight_of(fraylog.state(encounter_id), player.combatants)
 
 
 def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.api.test_phantasia_api import ORC, PC
 from tests.builders import novus_stats, target_stats
@@ -714,7 +713,6 @@ def described(report: dict[str, Any]) -> tuple[bool, int | None, str | None]:
     return report["ok"], report["chain"]["broken_at"], status
 
 
-@pytest.mark.skipif(not VECTORS.is_dir(), reason="no docs/audit-vectors/ yet")
 def test_given_the_specs_vectors_then_the_page_gives_the_listed_verdicts_and_values(
     open_context: Any,
 ) -> None:
