@@ -355,6 +355,18 @@ def _print_report(report: dict[str, Any], local_keys: bool) -> None:
         console.print(
             f"hash chain: [red]broken at position {chain['broken_at']}[/red] ({chain['reason']})"
         )
+    if chain.get("redacted"):
+        console.print(
+            f"  {chain['redacted']} withheld from this reader (position and hash only)",
+            highlight=False,
+        )
+    if chain.get("concealed"):
+        console.print(
+            f"  {chain['concealed']} partly concealed from this reader (members named in "
+            "their withheld changed: only their place in the chain is proven)",
+            soft_wrap=True,
+            highlight=False,
+        )
     if dice is not None:
         status = "[green]all match[/green]" if dice["ok"] else "[red]MISMATCH[/red]"
         console.print(

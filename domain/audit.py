@@ -25,8 +25,11 @@ BASE_FIELDS = frozenset(
         "recorded_as",  # an event stored before a respelling: the record as written
     }
 )
-# the hash itself, what later events say of it, and a CSV's convenience copy of the faces
-NOT_HASHED = ("hash", "voided_by", "dice")
+# a concealed record's list of the data members changed for its reader (docs/audit-spec.md §1)
+WITHHELD = "withheld"
+# the hash itself, what later events say of it, a CSV's convenience copy of the faces, and
+# what a concealed record says was changed for its reader
+NOT_HASHED = ("hash", "voided_by", "dice", WITHHELD)
 
 
 def plain(data: dict[str, Any]) -> dict[str, Any]:
@@ -135,6 +138,7 @@ class ChainReport:
     broken_at: int | None = None  # the position (or line) where the chain first breaks
     reason: str = ""
     redacted: int = 0  # a player's export: records withheld from him (position and hash only)
+    concealed: int = 0  # records partly concealed from this reader (some data members changed)
 
 
 PLACEHOLDER = frozenset({"position", "redacted", "hash"})
@@ -143,6 +147,57 @@ PLACEHOLDER = frozenset({"position", "redacted", "hash"})
 def is_placeholder(rec: dict[str, Any]) -> bool:
     """A record a player may not read, as his export holds it (docs/visibility.md)."""
     return rec.get("redacted") is True
+
+
+def is_concealed(rec: dict[str, Any]) -> bool:
+    """A record some of whose `data` members were changed for its reader (set to null, or
+    entries of them blanked): an ordinary record with `withheld`, the list of those members'
+    keys (docs/audit-spec.md §1). Its hash is taken as given: it cannot be recomputed."""
+    return not is_placeholder(rec) and WITHHELD in rec
+
+
+def withheld_of(rec: dict[str, Any]) -> frozenset[str]:
+    """The data members a record says were changed for its reader (none for any other)."""
+    names = rec.get(WITHHELD) if is_concealed(rec) else None
+    return (
+        frozenset(n for n in names if isinstance(n, str))
+        if isinstance(names, list)
+        else frozenset()
+    )
+
+
+# members the dice proof reads (§5.3): never withheld, or nothing could be proven
+NEVER_WITHHELD = {
+    "EncounterCreated": ("seed", "dice_commitment", "forked_from"),
+    "DiceCommitted": ("commitment",),
+    "DiceSecretRevealed": ("secret", "commitment", "epoch", "next_commitment"),
+}
+
+
+def concealed_problem(rec: dict[str, Any]) -> str | None:
+    """Why a concealed record is no well-formed one (docs/audit-spec.md §3), None if it is:
+    `withheld` a non-empty array of distinct strings, each a key of `data` and none a member
+    the dice proof reads; the rest a well-formed record, its withheld members aside; its
+    hash 64 lowercase hex characters."""
+    names, data = rec.get(WITHHELD), rec.get("data")
+    if not isinstance(data, dict):
+        return "data is no object"
+    if (
+        not isinstance(names, list)
+        or not names
+        or not all(isinstance(n, str) for n in names)
+        or len(set(names)) != len(names)
+    ):
+        return "withheld is no non-empty array of distinct strings"
+    if missing := [n for n in names if n not in data]:
+        return f"withheld names {missing[0]!r}, which is no member of data"
+    if problem := record_problem(rec, frozenset(names)):
+        return problem
+    if proof := [n for n in names if n in NEVER_WITHHELD.get(rec["type"], ())]:
+        return f"withheld names {proof[0]!r}, which the dice proof reads"
+    if not _hex(rec["hash"], 64):
+        return "its hash is no 64 lowercase hex characters"
+    return None
 
 
 def _int(value: Any, least: int = 0) -> bool:
@@ -168,9 +223,10 @@ def _roll_problem(name: str, roll: Any) -> str | None:
     return None
 
 
-def record_problem(rec: dict[str, Any]) -> str | None:
+def record_problem(rec: dict[str, Any], withheld: frozenset[str] = frozenset()) -> str | None:
     """Why a record is no well-formed fraylog record (docs/audit-spec.md §3), None if it is
-    one: what the dice and the corrections are read from is of the shape they need."""
+    one: what the dice and the corrections are read from is of the shape they need. The
+    data members in `withheld` (a concealed record's) may hold anything: not checked."""
     if not _int(rec.get("command"), 1):
         return "command is no integer from 1"
     if rec.get("cause") is not None and not _int(rec.get("cause"), 1):
@@ -182,15 +238,19 @@ def record_problem(rec: dict[str, Any]) -> str | None:
     if not isinstance(data, dict):
         return "data is no object"
     rolls = data.get("rolls")
-    if rolls is not None:
+    if rolls is not None and "rolls" not in withheld:
         if not isinstance(rolls, dict):
             return "rolls is no object"
         for name, roll in rolls.items():
             if problem := _roll_problem(name, roll):
                 return problem
     kind = rec["type"]
-    if kind in CORRECTION_TYPES and not (
-        isinstance(data.get("cascade"), list) and all(type(p) is int for p in data["cascade"])
+    if (
+        kind in CORRECTION_TYPES
+        and "cascade" not in withheld
+        and not (
+            isinstance(data.get("cascade"), list) and all(type(p) is int for p in data["cascade"])
+        )
     ):
         return "cascade is no array of integers"
     if kind == "EncounterCreated":
@@ -216,29 +276,33 @@ def record_problem(rec: dict[str, Any]) -> str | None:
 
 def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
     """Recompute the chain; report the first record whose position, form or hash does not
-    fit (docs/audit-spec.md §3). A placeholder's hash is taken as it is: the chain goes on
-    from it, and the placeholders are counted."""
-    previous, count, redacted = "", 0, 0
+    fit (docs/audit-spec.md §3). A placeholder's hash, and a concealed record's, is taken as
+    it is: the chain goes on from it, and they are counted."""
+    previous, count, redacted, concealed = "", 0, 0, 0
     for count, rec in enumerate(records, start=1):
         position = rec.get("position")
         where = position if _int(position) else count  # its number in the file if none
         if where != count or not _int(position):
-            return ChainReport(False, count, where, f"expected position {count}", redacted)
-        if is_placeholder(rec):
-            if set(rec) != PLACEHOLDER or not _hex(rec["hash"], 64):
-                problem = "a withheld record holds its position and a 64-hex hash, nothing else"
-                return ChainReport(False, count, where, problem, redacted)
-            previous, redacted = rec["hash"], redacted + 1
-            continue
-        if problem := record_problem(rec):
+            reason = f"expected position {count}"
+        elif is_placeholder(rec):
+            if set(rec) == PLACEHOLDER and _hex(rec["hash"], 64):
+                previous, redacted = rec["hash"], redacted + 1
+                continue
+            reason = "a withheld record holds its position and a 64-hex hash, nothing else"
+        elif is_concealed(rec):
+            if not (problem := concealed_problem(rec)):
+                previous, concealed = rec["hash"], concealed + 1  # its data changed: as given
+                continue
+            reason = f"not a well-formed concealed record: {problem}"
+        elif problem := record_problem(rec):
             reason = f"not a well-formed record: {problem}"
-            return ChainReport(False, count, where, reason, redacted)
-        expected = chain(previous, rec)
-        if rec.get("hash") != expected:
+        elif rec.get("hash") != (expected := chain(previous, rec)):
             reason = "hash does not match the event's content and the previous hash"
-            return ChainReport(False, count, where, reason, redacted)
-        previous = expected
-    return ChainReport(True, count, redacted=redacted)
+        else:
+            previous = expected
+            continue
+        return ChainReport(False, count, where, reason, redacted, concealed)
+    return ChainReport(True, count, redacted=redacted, concealed=concealed)
 
 
 CORRECTION_TYPES = ("RollVoided", "CommandUndone", "CommandRedone")
@@ -248,6 +312,8 @@ def voided_by_records(records: list[dict[str, Any]]) -> dict[int, int]:
     """domain.corrections.voided_by, on records: position -> the correction voiding it."""
     voided: dict[int, int] = {}
     for rec in reversed(records):
+        if "cascade" in withheld_of(rec):
+            continue  # not read: check_derived_columns checks no voided_by then
         if rec["type"] in CORRECTION_TYPES and rec["position"] not in voided:
             for position in rec["data"]["cascade"]:
                 voided.setdefault(position, rec["position"])
@@ -258,11 +324,14 @@ def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
     """What an export says of an event outside its hash — `voided_by`, and a CSV's `dice`
     column — must follow from the hashed records themselves."""
     withheld = sum(1 for rec in records if is_placeholder(rec))
+    concealed = sum(1 for rec in records if is_concealed(rec))
     readable = [rec for rec in records if not is_placeholder(rec)]
     voided = voided_by_records(readable)
+    # with records withheld, or a correction's cascade concealed, the corrections that
+    # decide `voided_by` are not all known
+    unknown = withheld or any("cascade" in withheld_of(rec) for rec in readable)
     for rec in readable:
-        # with records withheld, the corrections that decide `voided_by` may be among them
-        if not withheld and "voided_by" in rec and rec["voided_by"] != voided.get(rec["position"]):
+        if not unknown and "voided_by" in rec and rec["voided_by"] != voided.get(rec["position"]):
             return ChainReport(
                 False,
                 len(records),
@@ -270,8 +339,9 @@ def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
                 f"voided_by says {rec['voided_by']}, the corrections say "
                 f"{voided.get(rec['position'])}",
                 withheld,
+                concealed,
             )
-        if "dice" in rec:
+        if "dice" in rec and "rolls" not in withheld_of(rec):
             faces = {n: r["faces"] for n, r in (rec["data"].get("rolls") or {}).items()}
             if rec["dice"] != faces:
                 return ChainReport(
@@ -280,8 +350,9 @@ def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
                     rec["position"],
                     "the dice column differs from the event's rolls",
                     withheld,
+                    concealed,
                 )
-    return ChainReport(True, len(records), redacted=withheld)
+    return ChainReport(True, len(records), redacted=withheld, concealed=concealed)
 
 
 @dataclass
@@ -292,7 +363,7 @@ class DiceReport:
     manual: int = 0  # faces the table typed in: nothing to prove
     unrevealed: int = 0  # server faces whose secret is not revealed yet
     inherited: int = 0  # a fork's copied faces: proven by the encounter it came from
-    withheld: int = 0  # faces a player cannot key: his command's earlier records withheld
+    withheld: int = 0  # faces he cannot key or read: withheld, or his command's earlier ones
     mismatches: list[dict[str, Any]] = field(default_factory=list)
     bad_reveals: list[int] = field(default_factory=list)  # secrets that miss their commitment
 
@@ -305,7 +376,8 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
     """Re-derive every seeded and server face (domain.dice.derived_face, keyed by the
     command's position, the roll name and the face's ordinal) and compare."""
     everything = list(records)
-    withheld = {r["position"] for r in everything if is_placeholder(r)}
+    # records whose rolls this reader cannot read: later faces of their command cannot be keyed
+    withheld = {r["position"] for r in everything if is_placeholder(r) or "rolls" in withheld_of(r)}
     recs = [r for r in everything if not is_placeholder(r)]
     report = DiceReport()
     seed: bytes | None = None
@@ -334,6 +406,9 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
                 epoch_starts.append(rec["position"] + 1)
     drawn: dict[tuple[int, int, str], int] = {}  # faces of a roll name drawn so far
     for rec in recs:
+        if "rolls" in withheld_of(rec):  # concealed: its faces, as far as they show, withheld
+            report.withheld += _faces_shown(rec["data"]["rolls"])
+            continue
         for name, roll in (rec["data"].get("rolls") or {}).items():
             faces, source = roll["faces"], roll["source"]
             # a command's dice count faces per roll name across all its events (a second
@@ -372,3 +447,15 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
                 else:
                     report.checked += 1
     return report
+
+
+def _faces_shown(rolls: Any) -> int:
+    """The faces a concealed `rolls` still lists: of each member that is an object whose
+    `faces` is an array, that array's length (anything else: none)."""
+    if not isinstance(rolls, dict):
+        return 0
+    return sum(
+        len(roll["faces"])
+        for roll in rolls.values()
+        if isinstance(roll, dict) and isinstance(roll.get("faces"), list)
+    )

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from domain.audit import record_of
+from domain.audit import WITHHELD, record_of
 from domain.corrections import voided_by
 
 CSV_COLUMNS = [
@@ -84,7 +84,10 @@ def csv_row(rec: dict[str, Any]) -> list[Any]:
         row = dict.fromkeys(CSV_COLUMNS, "")
         row.update(position=rec["position"], type=REDACTED, hash=rec["hash"])
         return [row[name] for name in CSV_COLUMNS]
-    return [
+    withheld = rec.get(WITHHELD)
+    # a concealed record (docs/audit-spec.md §1) whose rolls were changed shows no faces
+    faces = {} if withheld and "rolls" in withheld else dice_faces(rec)
+    row = [
         rec["position"],
         rec["type"],
         rec["timestamp"],
@@ -92,10 +95,13 @@ def csv_row(rec: dict[str, Any]) -> list[Any]:
         blank(rec["cause"]),
         rec["command"],
         blank(rec["voided_by"]),
-        json.dumps(dice_faces(rec), separators=(",", ":")),
+        json.dumps(faces, separators=(",", ":")),
         json.dumps(rec["data"], ensure_ascii=False, separators=(",", ":")),
         rec["hash"],
     ]
+    if withheld is not None:  # a concealed record: an 11th column, beyond the header's ten
+        row.append(json.dumps(withheld, ensure_ascii=False, separators=(",", ":")))
+    return row
 
 
 CHECKPOINT_TYPE = "Checkpoint"  # a CSV's last row, holding the checkpoint in its data column

@@ -196,6 +196,7 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
         "rechained": written(rechained(records, hit, edit), last, fmt),
         "ill-formed": written(rechained(records, hit, huge), last, fmt),
         "withheld": written(player, last, fmt),
+        "concealed": written(concealed(records), last, fmt),
         "bad signature": written(records, {**last, "signature": other(last["signature"])}, fmt),
         "re-dated checkpoint": written(records, {**last, "time": "2020-01-01T00:00:00+00:00"}, fmt),
         "unknown key": written(records, {**last, "key": other(last["key"])}, fmt),
@@ -209,6 +210,19 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
         )
     if earlier is not None:
         out["after checkpoint"] = written(records, earlier, fmt)
+    return out
+
+
+def concealed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A reader's copy with two records concealed (docs/audit-spec.md §1): the first attack
+    test's skill (its target number) and the damage after it (the hits before and after),
+    nulled and named in `withheld`; their hashes kept, as the server gives them."""
+    out = json.loads(json.dumps(records))
+    test = next(r for r in out if r["type"] == "AttackTestRolled")
+    damage = next(r for r in out if r["type"] == "DamageApplied")
+    for rec, names in ((test, ["skill"]), (damage, ["hits_before", "hits_after"])):
+        rec["data"].update(dict.fromkeys(names))
+        rec["withheld"] = names
     return out
 
 
@@ -229,6 +243,7 @@ EXPECTED = {  # the checkpoint's status (None: the chain breaks first), ok
     "rechained": ("mismatch", False),
     "ill-formed": (None, False),
     "withheld": ("complete", True),
+    "concealed": ("complete", True),
     "bad signature": ("bad_signature", False),
     "re-dated checkpoint": ("bad_signature", False),
     "unknown key": ("unknown_key", False),
@@ -406,6 +421,8 @@ def section(folder: Path = FOLDER) -> str:
             extra = f" (unsigned {report['checkpoint']['unsigned']})"
         if report["chain"]["redacted"]:
             extra += f"; {report['chain']['redacted']} records withheld"
+        if report["chain"]["concealed"]:
+            extra += f"; {report['chain']['concealed']} records concealed"
         say(
             f"| [`{path.name}`](audit-vectors/{path.name}) | {MADE_BY[name]} | "
             f"{'yes' if report['ok'] else 'no'} | {broken if broken is not None else '—'} | "
@@ -432,6 +449,8 @@ MADE_BY = {
     "rechained": "a roll's total changed and every hash from it recomputed",
     "ill-formed": "a die given 2^33 sides and every hash from it recomputed",
     "withheld": "a player's export: the records naming the first combatant as placeholders",
+    "concealed": "records 8 and 9 concealed: the attack test's `skill` and the damage's "
+    "`hits_before`, `hits_after` nulled and named in `withheld`",
     "bad signature": "one hex digit of the signature changed",
     "re-dated checkpoint": "the checkpoint's time changed",
     "unknown key": "one hex digit of the key id changed",

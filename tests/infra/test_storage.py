@@ -32,6 +32,7 @@ def test_given_a_recorded_fight_when_the_app_restarts_then_every_event_is_still_
             "broken_at": None,
             "reason": "",
             "redacted": 0,
+            "concealed": 0,
         }
     finally:
         again.close()

@@ -351,7 +351,10 @@ def to_csv(lines: list[str]) -> str:
         rolls = v["data"].get("rolls") or {} if isinstance(v["data"], dict) else {}
         dice = {name: roll["faces"] for name, roll in rolls.items()}
         cells = {**v, "dice": json.dumps(dice), "data": json.dumps(v["data"])}
-        rows.append(["" if cells[c] is None else str(cells[c]) for c in HEADER.split(",")])
+        row = ["" if cells[c] is None else str(cells[c]) for c in HEADER.split(",")]
+        if "withheld" in v:  # a concealed record: its 11th column (§1)
+            row.append(json.dumps(v["withheld"]))
+        rows.append(row)
     return csv_of(rows)
 
 
@@ -431,7 +434,9 @@ def agree(page: Any, base: str, text: str, name: str, kind: str) -> dict[str, An
     mine = page_report(page, text, name, kind)
     if theirs is not None and mine is not None:
         assert list(mine) == ["ok", "chain", "dice", "checkpoint"], mine
-        assert list(mine["chain"]) == ["ok", "events", "broken_at", "reason", "redacted"]
+        assert list(mine["chain"]) == [
+            *("ok", "events", "broken_at", "reason", "redacted", "concealed")
+        ]
         if mine["dice"] is not None:
             assert list(mine["dice"]) == [
                 *("checked", "manual", "unrevealed", "inherited", "withheld"),
@@ -710,6 +715,8 @@ def described(report: dict[str, Any]) -> tuple[bool, int | None, str | None]:
             status += f" ({which} {c[which]})"
         if report["chain"]["redacted"]:
             status += f"; {report['chain']['redacted']} records withheld"
+        if report["chain"]["concealed"]:
+            status += f"; {report['chain']['concealed']} records concealed"
     return report["ok"], report["chain"]["broken_at"], status
 
 
@@ -883,6 +890,7 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
         "broken_at": dice_row,
         "reason": "the dice column differs from the event's rolls",
         "redacted": 0,
+        "concealed": 0,
     }
     assert got["csv-checkpoint-with-position"]["chain"]["broken_at"] == n  # a record
     assert got["csv-short-row"]["chain"]["broken_at"] == 2  # no command: ill-formed
@@ -1239,7 +1247,8 @@ def test_given_a_players_export_with_withheld_records_then_the_page_agrees_with_
     for name in ("redacted-false", "redacted-1"):
         assert got[name]["chain"]["broken_at"] == p, name
         assert got[name]["chain"]["reason"].startswith("not a well-formed record"), name
-    assert got["csv-dice-column"]["chain"] == {
+    # (`concealed`: whatever the server conceals from this player, counted as Python does)
+    assert {k: v for k, v in got["csv-dice-column"]["chain"].items() if k != "concealed"} == {
         "ok": False,
         "events": n,
         "broken_at": dice_row,
@@ -1344,3 +1353,124 @@ def test_given_a_withheld_record_within_a_command_then_its_later_faces_are_withh
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
     assert_nothing_sent(seen, list(cases.values()))
+
+
+# -- a reader's export with concealed records (§1.1, §3.3, §4, §5.4, §8) ---------------------
+
+
+def test_given_concealed_records_then_the_page_agrees_with_python_and_says_how_many(
+    open_context: Any,
+) -> None:
+    """§1.1: records 8 and 9 of the example concealed (docs/audit-vectors/concealed.*): their
+    hashes taken as given, counted (`chain.concealed`); a visible member of a concealed record
+    altered is not caught (§8), a record after one altered is; a bad `withheld`, position or
+    hash breaks the chain there; rolls withheld make their faces and their command's later
+    ones `withheld`; a withheld cascade stops the voided_by check; the CSV's 11th column."""
+    watched = open_context(LAPTOP)
+    page = watched.page()
+    seen = watch_requests(page)
+    base = watched.base
+    text = (VECTORS / "concealed.ndjson").read_text(encoding="utf-8")
+    lines = lines_of(text)
+    events = [line for line in lines if not is_checkpoint(line)]
+    tail = [line for line in lines if is_checkpoint(line)]
+
+    def changed(position: int, change: Any) -> str:
+        out = list(events)
+        r = json.loads(out[position - 1])
+        change(r)
+        out[position - 1] = json.dumps(r, ensure_ascii=False)
+        return ndjson(out + tail)
+
+    def rolls_withheld(r: dict[str, Any]) -> None:
+        r["withheld"] = [*r["withheld"], "rolls"]
+        r["data"]["rolls"]["attack"]["total"] = None
+
+    undo = {
+        "position": len(events) + 1,
+        "type": "RollVoided",
+        "timestamp": json.loads(events[-1])["timestamp"],
+        "actor": "gm",
+        "cause": None,
+        "command": len(events) + 1,
+        "data": {"cascade": [10], "reason": "x"},
+        "voided_by": None,  # record 10's voided_by stays null: wrong when the cascade is read
+    }
+    undo["hash"] = hashlib.sha256(
+        (json.loads(events[-1])["hash"]).encode()
+        + json.dumps(
+            {k: v for k, v in undo.items() if k not in ("hash", "voided_by")},
+            sort_keys=True,
+            separators=(",", ":"),
+        ).encode()
+    ).hexdigest()
+    hidden_undo = {**undo, "data": {"cascade": None, "reason": "x"}, "withheld": ["cascade"]}
+    nd_cases = {
+        "as-given": text,
+        "visible-member-altered": changed(9, lambda r: r["data"].__setitem__("amount", 99)),
+        "next-record-altered": changed(10, lambda r: r["data"].__setitem__("metres", 3.5)),
+        "withheld-empty": changed(9, lambda r: r.__setitem__("withheld", [])),
+        "withheld-twice": changed(9, lambda r: r.__setitem__("withheld", ["amount", "amount"])),
+        "withheld-no-member": changed(9, lambda r: r.__setitem__("withheld", ["nothing"])),
+        "withheld-string": changed(9, lambda r: r.__setitem__("withheld", "amount")),
+        "withheld-secret": changed(16, lambda r: r.__setitem__("withheld", ["secret"])),
+        "hash-upper": changed(9, lambda r: r.__setitem__("hash", r["hash"].upper())),
+        "wrong-position": changed(9, lambda r: r.__setitem__("position", 10)),
+        "rolls-withheld": changed(8, rolls_withheld),
+        "rolls-nulled": changed(
+            9,
+            lambda r: (
+                r["data"].__setitem__("rolls", None),
+                r.__setitem__("withheld", [*r["withheld"], "rolls"]),
+            ),
+        ),
+        "cascade-read": ndjson([*events, json.dumps(undo)]),
+        "cascade-withheld": ndjson([*events, json.dumps(hidden_undo)]),
+    }
+    csv_text = (VECTORS / "concealed.csv").read_text(encoding="utf-8")
+    csv_cases = {
+        "csv-as-given": csv_text,
+        "csv-withheld-not-strings": csv_text.replace('"[""skill""]"', '"[1]"'),
+        "csv-withheld-empty-column": csv_text.replace(',"[""skill""]"', ","),
+        "csv-withheld-not-json": csv_text.replace('"[""skill""]"', "[skill"),
+        "csv-to-csv": to_csv(events + tail),
+    }
+    open_audit(page)
+    got = agree_all(page, base, nd_cases, csv_cases)
+    example = python_report(base, (VECTORS / "example.ndjson").read_text("utf-8"), "ndjson")
+    for name in ("as-given", "visible-member-altered", "csv-as-given", "csv-to-csv"):
+        assert got[name]["chain"]["ok"] and got[name]["chain"]["concealed"] == 2, name
+        assert got[name]["dice"] == example["dice"], name
+    assert got["next-record-altered"]["chain"]["broken_at"] == 10
+    for name in ("withheld-empty", "withheld-twice", "withheld-no-member", "withheld-string"):
+        assert got[name]["chain"]["broken_at"] == 9, name
+        assert "concealed" in got[name]["chain"]["reason"], name
+    assert got["hash-upper"]["chain"]["broken_at"] == 9
+    assert got["wrong-position"]["chain"]["broken_at"] == 10  # its position, 9th read
+    assert got["wrong-position"]["chain"]["events"] == 9
+    assert got["withheld-secret"]["chain"]["broken_at"] == 16
+    # record 8's face and record 9's three (command 6) are withheld, not derived
+    assert got["rolls-withheld"]["dice"]["withheld"] == 4 and got["rolls-withheld"]["dice"]["ok"]
+    assert got["rolls-withheld"]["dice"]["checked"] == example["dice"]["checked"] - 4
+    assert got["rolls-nulled"]["dice"]["withheld"] == 0 and got["rolls-nulled"]["dice"]["ok"]
+    assert got["rolls-nulled"]["dice"]["checked"] == example["dice"]["checked"] - 3
+    assert got["cascade-read"]["chain"]["broken_at"] == 10
+    assert "voided_by" in got["cascade-read"]["chain"]["reason"]
+    assert got["cascade-withheld"]["chain"]["ok"]
+    assert got["cascade-withheld"]["chain"]["concealed"] == 3
+    assert got["csv-withheld-not-strings"]["chain"]["broken_at"] == 8
+    assert got["csv-withheld-empty-column"]["chain"]["broken_at"] == 8
+    assert got["csv-withheld-not-json"] is None  # not an export
+    # the page says how many, with the vector key: complete
+    page.locator("#keys-box summary").click()
+    page.evaluate("document.body.dataset.audit = 'stale'")
+    page.set_input_files("#keys-file", str(VECTORS / "keys.json"))
+    page.wait_for_selector(FINAL, state="attached", timeout=20_000)
+    report = page_report(page, text, "concealed.ndjson", "ndjson")
+    assert report["ok"] and report["checkpoint"]["status"] == "complete"
+    said = page.locator("#verdict").inner_text()
+    assert "2 records of this file are partly concealed from you" in said
+    assert "withheld from you (a player's export)" not in said
+    page_report(page, (VECTORS / "example.ndjson").read_text("utf-8"), "x.ndjson", "ndjson")
+    assert "concealed" not in page.locator("#verdict").inner_text()
+    assert_nothing_sent(seen, [*nd_cases.values(), *csv_cases.values()])

@@ -49,6 +49,12 @@ function withheldLine(chain) {
   return `${chain.redacted === 1 ? "1 record of this file is" : `${chain.redacted} records of this file are`} withheld from you (a player's export): their content is not shown, but their place in the chain is checked.`;
 }
 
+/** The records of this file partly concealed from its reader (§1.1), in plain words. */
+function concealedLine(chain) {
+  if (!chain.concealed) return null;
+  return `${chain.concealed === 1 ? "1 record of this file is" : `${chain.concealed} records of this file are`} partly concealed from you: some of their fields (hit points, a target number) are hidden, so their hash cannot be recomputed — their place in the chain is checked, but what they still show is not proven.`;
+}
+
 /** The verdict: {tone: good|warn|bad, head, lines[]} in plain words. */
 function verdictOf(report, format) {
   const { chain, dice, checkpoint } = report;
@@ -115,6 +121,8 @@ function verdictOf(report, format) {
   }
   const withheld = withheldLine(chain);
   if (withheld) lines.push(withheld);
+  const concealed = concealedLine(chain);
+  if (concealed) lines.push(concealed);
   if (!dice.ok) {
     tone = "bad";
     const parts = [];
@@ -126,7 +134,7 @@ function verdictOf(report, format) {
     lines.push(`${plural(dice.unrevealed, "server die", "server dice")} cannot be checked: the file holds no reveal of their secret (fraylog reveals it when the GM ends the fight, or asks for reveal_dice).`);
   }
   if (dice.withheld) {
-    lines.push(`${plural(dice.withheld, "die", "dice")} cannot be checked here: an earlier record of the same command is withheld from you, so which draw each die was is not known.`);
+    lines.push(`${plural(dice.withheld, "die", "dice")} cannot be checked here: they, or an earlier record of the same command, are withheld from you, so which draw each die was is not known.`);
   }
   return { tone, head, lines, note: `Read as ${format === "csv" ? "CSV" : "NDJSON"}.` };
 }
@@ -150,7 +158,7 @@ function showDice(dice) {
     el("li", {}, el("strong", { text: String(dice.manual) }), " rolled at the table (typed in: nothing to prove)"),
     el("li", {}, el("strong", { text: String(dice.unrevealed) }), " awaiting the reveal of the dice secret"),
     el("li", {}, el("strong", { text: String(dice.inherited) }), " inherited from the fight this one was forked from (its own export proves them)"),
-    dice.withheld ? el("li", {}, el("strong", { text: String(dice.withheld) }), " not checkable in this export: an earlier record of their command is withheld from you") : null);
+    dice.withheld ? el("li", {}, el("strong", { text: String(dice.withheld) }), " not checkable in this export: they, or an earlier record of their command, are withheld from you") : null);
   const parts = [counts];
   if (dice.mismatches.length) {
     parts.push(el("h3", { text: "Dice that do not match" }), el("ul", { class: "problems" },
@@ -266,6 +274,8 @@ function noEd25519({ partial, rolls, format }) {
   ];
   const withheld = withheldLine(chain);
   if (withheld) lines.push(withheld);
+  const concealed = concealedLine(chain);
+  if (concealed) lines.push(concealed);
   showVerdict({
     tone: "warn",
     head: "This browser cannot check signatures: the checkpoint is not checked",

@@ -7,7 +7,7 @@ import { JNum, JsonError, canonical, intOf, isInt, parse, same } from "./canonic
 export class NotAnExport extends Error {}
 
 const CORRECTIONS = new Set(["RollVoided", "CommandUndone", "CommandRedone"]);
-const UNHASHED = new Set(["hash", "voided_by", "dice"]);
+const UNHASHED = new Set(["hash", "voided_by", "dice", "withheld"]);
 const CHECKPOINT_MEMBERS = ["encounter", "hash", "key", "position", "signature", "time"];
 const SIGNED_PREFIX = "fraylog-checkpoint-v1\n";
 const utf8 = new TextEncoder();
@@ -161,6 +161,10 @@ function readCsv(text) {
       else if (name === "data" || name === "dice") record.set(name, v === "" ? new Map() : json(v, `row ${line}: the ${name} column`));
       else record.set(name, v);
     }
+    // §1: an 11th column, when not empty, is a concealed record's `withheld` (any JSON
+    // value: §3 judges it)
+    const eleventh = row[HEADER.length] ?? "";
+    if (eleventh !== "") record.set("withheld", json(eleventh, `row ${line}: the 11th (withheld) column`));
     records.push(record);
   });
   if (!records.length) throw new NotAnExport("it holds no events");
@@ -185,7 +189,7 @@ const TWO_32 = 2n ** 32n;
 
 /** §3: why a record is not well-formed, or null when it is. (A member that must be "null or
  *  …" may also be absent.) */
-export function illFormed(r) {
+export function illFormed(r, withheld = new Set()) {
   if (!intIn(r.get("command"), 1n)) return "its command is not an integer ≥ 1";
   if (!nullOr(r.get("cause"), (v) => intIn(v, 1n))) return "its cause is neither null nor an integer ≥ 1";
   for (const key of ["type", "timestamp", "actor", "hash"]) {
@@ -194,7 +198,7 @@ export function illFormed(r) {
   const data = r.get("data");
   if (!(data instanceof Map)) return "its data is not an object";
   const rolls = data.get("rolls");
-  if (rolls !== undefined && rolls !== null) {
+  if (rolls !== undefined && rolls !== null && !withheld.has("rolls")) {
     if (!(rolls instanceof Map)) return "its data.rolls is not an object";
     for (const [name, roll] of rolls) {
       const what = `its roll ${JSON.stringify(name)}`;
@@ -209,7 +213,7 @@ export function illFormed(r) {
     }
   }
   const type = r.get("type");
-  if (CORRECTIONS.has(type) && !intList(data.get("cascade"))) return "a correction without a cascade (an array of integers)";
+  if (CORRECTIONS.has(type) && !withheld.has("cascade") && !intList(data.get("cascade"))) return "a correction without a cascade (an array of integers)";
   if (type === "EncounterCreated") {
     if (!nullOr(data.get("seed"), (v) => typeof v === "string")) return "its seed is neither null nor a string";
     if (!nullOr(data.get("dice_commitment"), isHex64)) return "its dice_commitment is neither null nor 64 hex characters";
@@ -232,10 +236,44 @@ export function illFormed(r) {
 export const isPlaceholder = (r) => r instanceof Map && r.get("redacted") === true;
 const PLACEHOLDER_MEMBERS = new Set(["position", "redacted", "hash"]);
 
+/** §1.1: a concealed record: not a placeholder, with `withheld` (the data members changed
+ *  for its reader). Its hash is taken as given. */
+export const isConcealed = (r) => r instanceof Map && !isPlaceholder(r) && r.has("withheld");
+/** The data members a (valid) concealed record withholds; empty for any other record. */
+const withheldOf = (r) => {
+  const names = isConcealed(r) ? r.get("withheld") : null;
+  return new Set(Array.isArray(names) ? names.filter((n) => typeof n === "string") : []);
+};
+// §1.1: members the dice proof reads, never withheld
+const NEVER_WITHHELD = new Map([
+  ["EncounterCreated", ["seed", "dice_commitment", "forked_from"]],
+  ["DiceCommitted", ["commitment"]],
+  ["DiceSecretRevealed", ["secret", "commitment", "epoch", "next_commitment"]],
+]);
+
+/** §3.3: why a concealed record is not well-formed, or null. */
+function concealedWrong(r) {
+  const data = r.get("data");
+  const names = r.get("withheld");
+  if (!(data instanceof Map)) return "its data is not an object";
+  if (!Array.isArray(names) || !names.length || !names.every((n) => typeof n === "string") || new Set(names).size !== names.length) {
+    return "its withheld is not a non-empty array of distinct strings";
+  }
+  const missing = names.find((n) => !data.has(n));
+  if (missing !== undefined) return `its withheld names ${JSON.stringify(missing)}, not a member of its data`;
+  const wrong = illFormed(r, new Set(names));
+  if (wrong) return wrong;
+  const proof = names.find((n) => (NEVER_WITHHELD.get(r.get("type")) ?? []).includes(n));
+  if (proof !== undefined) return `its withheld names ${JSON.stringify(proof)}, which the dice proof reads`;
+  if (!isHex64(r.get("hash"))) return "its hash is not 64 lowercase hex characters";
+  return null;
+}
+
 async function chainOf(records) {
   let previous = "";
   let redacted = 0;
-  const broken = (count, at, reason) => ({ ok: false, events: count, broken_at: at, reason, redacted });
+  let concealed = 0;
+  const broken = (count, at, reason) => ({ ok: false, events: count, broken_at: at, reason, redacted, concealed });
   for (let k = 0; k < records.length; k++) {
     const count = k + 1;
     const r = records[k];
@@ -259,6 +297,14 @@ async function chainOf(records) {
       previous = r.get("hash");
       continue;
     }
+    if (isConcealed(r)) {
+      // §3.3: its data was changed for its reader: its hash taken as given
+      const bad = concealedWrong(r);
+      if (bad) return broken(count, at, `not a well-formed concealed record: ${bad}`);
+      concealed += 1;
+      previous = r.get("hash");
+      continue;
+    }
     const wrong = illFormed(r);
     if (wrong) return broken(count, at, `not a well-formed record: ${wrong}`);
     const computed = await sha256hex(utf8.encode(previous + canonicalRecord(r)));
@@ -267,7 +313,7 @@ async function chainOf(records) {
     }
     previous = computed;
   }
-  return { ok: true, events: records.length, broken_at: null, reason: "", redacted };
+  return { ok: true, events: records.length, broken_at: null, reason: "", redacted, concealed };
 }
 
 function rollsOf(record) {
@@ -279,11 +325,13 @@ function rollsOf(record) {
  *  chain's verdict). voided_by only when the file holds no placeholder (the corrections
  *  that decide it may be withheld); placeholders aside. */
 function derivedColumns(records, chain) {
-  const withheld = records.some(isPlaceholder);
+  // §4: with a placeholder, or a correction's cascade withheld, the corrections are not all
+  // known
+  const withheld = records.some((r) => isPlaceholder(r) || withheldOf(r).has("cascade"));
   const claimed = new Map();
   for (let k = records.length - 1; k >= 0; k--) {
     const r = records[k];
-    if (isPlaceholder(r) || !CORRECTIONS.has(r.get("type"))) continue;
+    if (isPlaceholder(r) || withheldOf(r).has("cascade") || !CORRECTIONS.has(r.get("type"))) continue;
     const p = k + 1;
     if (claimed.has(p)) continue;
     const cascade = get(r.get("data"), "cascade");
@@ -302,17 +350,17 @@ function derivedColumns(records, chain) {
         return {
           ok: false, events: records.length, broken_at: p,
           reason: `voided_by says ${shown(r.get("voided_by"))}, the corrections say ${expected ?? "None"}`,
-          redacted: chain.redacted,
+          redacted: chain.redacted, concealed: chain.concealed,
         };
       }
     }
-    if (r.has("dice")) {
+    if (r.has("dice") && !withheldOf(r).has("rolls")) {
       const expected = new Map([...rollsOf(r)].map(([name, roll]) => [name, get(roll, "faces") ?? null]));
       if (!same(r.get("dice"), expected)) {
         return {
           ok: false, events: records.length, broken_at: p,
           reason: "the dice column differs from the event's rolls",
-          redacted: chain.redacted,
+          redacted: chain.redacted, concealed: chain.concealed,
         };
       }
     }
@@ -388,7 +436,8 @@ async function diceOf(records) {
   };
   // §5.4: a face is withheld when a placeholder lies at a position from its record's
   // command up to before its record (the command's earlier records are withheld)
-  const placeholders = records.flatMap((r, k) => (isPlaceholder(r) ? [BigInt(k + 1)] : []));
+  // (a concealed record whose rolls are withheld counts as one: §5.4)
+  const placeholders = records.flatMap((r, k) => (isPlaceholder(r) || withheldOf(r).has("rolls") ? [BigInt(k + 1)] : []));
   const withheldBefore = (command, p) => placeholders.some((q) => q >= command && q < p);
   const rolls = []; // for the page: every server or seeded roll
   const counters = new Map();
@@ -398,6 +447,16 @@ async function diceOf(records) {
     const r = records[k];
     const p = k + 1;
     if (isPlaceholder(r)) continue;
+    if (withheldOf(r).has("rolls")) {
+      // §5.4: its rolls were changed for this reader: the faces it still lists are withheld
+      const shown = r.get("data").get("rolls");
+      if (shown instanceof Map) {
+        for (const roll of shown.values()) {
+          if (roll instanceof Map && Array.isArray(roll.get("faces"))) out.withheld += roll.get("faces").length;
+        }
+      }
+      continue;
+    }
     const commandText = r.get("command").text;
     const withheld = withheldBefore(big(r.get("command")), BigInt(p));
     for (const [name, roll] of rollsOf(r)) {
