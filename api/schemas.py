@@ -458,6 +458,10 @@ class ChainVerdict(BaseModel):
     redacted: int = Field(
         description="Records withheld from a player (his export: position and hash only)."
     )
+    concealed: int = Field(
+        description="Records partly concealed from this reader: some data members changed "
+        "(named in each record's `withheld`), so only their place in the chain is checked."
+    )
 
 
 class DiceMismatch(BaseModel):
@@ -499,10 +503,6 @@ class CheckpointVerdict(BaseModel):
     encounter: str | None = Field(description="The encounter the checkpoint names.")
     missing: list[int] | None = Field(description="[first, last] positions cut off.")
     unsigned: list[int] | None = Field(description="[first, last] positions no signature covers.")
-    concealed: int = Field(
-        description="Records partly concealed from this reader: some data members changed "
-        "(named in each record's `withheld`), so only their place in the chain is checked."
-    )
     reason: str
 
 
