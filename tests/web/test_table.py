@@ -270,7 +270,10 @@ def test_a_whole_fight_with_table_dice_by_the_gm_and_a_player(open_context: Any,
     dialog.get_by_role("button", name="Void these").click()
     expect(gm.locator('article.card[data-name="Bo"] .stat.big dd')).to_have_text(expected)
     in_sync([player], last_position(gm))
-    assert big_stat(player, "Bo", fight["big"]) == expected
+    # the GM's Bo: the player reads his state in words, as the GM's card says he does
+    seen = gm.locator('article.card[data-name="Bo"] .badge.players-see').inner_text()
+    assert big_stat(player, "Bo", fight["big"]) == seen.removeprefix("players see: ")
+    assert "/" not in big_stat(player, "Bo", fight["big"])
     assert gm.locator("#log li.voided").count() >= 2
     # undo the last command, then redo it, by the buttons the GM's corrections offer
     settled(gm)

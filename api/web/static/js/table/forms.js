@@ -2,15 +2,17 @@
 // combatant form from the rule book's stats_schema, and a player's link with its QR code.
 import { el, nextId, words } from "./dom.js";
 
-/** Inputs for `fields` ({name: JSON Schema}); `names` maps combatant ids to names.
+/** Inputs for `fields` ({name: JSON Schema}); `names` maps combatant ids to names;
+ *  `labels` ({field: {value: words}}) names an enum's values (or a boolean's true and false)
+ *  where their own words read badly, and `label` ({field: words}) a field.
  *  Returns {node, values()} where values() holds only what was filled in. */
-export function fieldsForm(fields, names, initial = {}) {
+export function fieldsForm(fields, names, initial = {}, labels = {}, label = {}) {
   const node = el("div.fields");
   const readers = [];
   for (const [name, schema] of Object.entries(fields || {})) {
     const id = nextId(`f-${name}`);
-    const label = el("label", { for: id }, words(name));
-    if (schema.description) label.title = schema.description;
+    const caption = el("label", { for: id }, label[name] || words(name));
+    if (schema.description) caption.title = schema.description;
     let input;
     let read;
     const enumOf = schema.enum || schema.items?.enum;
@@ -20,11 +22,12 @@ export function fieldsForm(fields, names, initial = {}) {
       for (const o of input.options) o.selected = (initial[name] || []).includes(o.value);
       read = () => { const v = [...input.selectedOptions].map((o) => o.value); return v.length ? v : undefined; };
     } else if (enumOf) {
-      input = el("select", { id }, new Option("—", ""), enumOf.map((v) => new Option(names.get(v) || words(v), v)));
+      input = el("select", { id }, new Option("—", ""), enumOf.map((v) => new Option(labels[name]?.[v] || names.get(v) || words(v), v)));
       if (initial[name] !== undefined) input.value = initial[name];
       read = () => (input.value === "" ? undefined : input.value);
     } else if (schema.type === "boolean") {
-      input = el("select", { id }, new Option("—", ""), new Option("yes", "true"), new Option("no", "false"));
+      input = el("select", { id }, new Option("—", ""), new Option(labels[name]?.true || "yes", "true"),
+        new Option(labels[name]?.false || "no", "false"));
       if (initial[name] !== undefined) input.value = String(initial[name]);
       read = () => (input.value === "" ? undefined : input.value === "true");
     } else if (schema.type === "integer" || schema.type === "number") {
@@ -42,7 +45,7 @@ export function fieldsForm(fields, names, initial = {}) {
     }
     input.dataset.field = name;
     readers.push([name, read]);
-    node.append(el("div.field", {}, label, input));
+    node.append(el("div.field", {}, caption, input));
   }
   return {
     node,

@@ -12,8 +12,37 @@ import { EXAMPLES, fieldsForm, keyStats, playerLink } from "./forms.js";
 const eid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const ctx = {
   client: null, view: null, choices: null, role: null, names: new Map(), mine: new Set(),
-  open: new Set(), links: new Map(), busy: false,
+  open: new Set(), links: new Map(), busy: false, party: new Set(), states: null,
 };
+
+/** A combatant's health state ("badly_hurt") in the table's words: the rule book's
+ *  (GET /rulesets/{name}), in Spanish for PHANTÄSIA when the table reads Spanish. */
+ctx.said = (state) => {
+  const es = ctx.client?.lang === "es" ? ctx.states?.health_states_es : null;
+  return es?.[state] || ctx.states?.health_states?.[state] || words(state);
+};
+
+/** How players see combatant `c`'s health (the GM's view): his own setting, else the
+ *  encounter's for the party (a player token acts for him) or for the GM's combatants. */
+function shownToPlayers(c) {
+  const enc = ctx.view.health_shown || {};
+  return c.health_shown ?? (ctx.party.has(c.id) ? enc.party : enc.gm_combatants) ?? null;
+}
+
+const SHOWN_WORDS = { exact: "exact figures", described: "described (hurt, badly hurt…)", none: "nothing" };
+// the override forms' names where words(type) reads badly
+const OVERRIDE_LABELS = { show_health: "show health to players", take_note: "take a note (only you see it)" };
+const FIELD_LABELS = { shown: SHOWN_WORDS, party: { true: "the party", false: "your combatants" } };
+const FIELD_NAMES = { shown: "players see", party: "whose health" };
+
+/** The player tokens' combatants (the party); the GM's only. */
+async function loadParty() {
+  if (ctx.role !== "gm") return;
+  try {
+    const { tokens } = await ctx.client.get("/tokens");
+    ctx.party = new Set(tokens.flatMap((t) => t.combatants || []));
+  } catch { /* keeps the last known party */ }
+}
 
 ctx.say = (text, bad = false) => {
   const s = $("choices-status");
@@ -67,23 +96,24 @@ function makeTools(c, overrides) {
     el("summary", {}, "GM tools"), body);
   if (overrides.length) {
     const id = nextId("ov");
-    const select = el("select", { id }, overrides.map((o, i) => new Option(words(o.type), String(i))));
+    const select = el("select", { id }, overrides.map((o, i) => new Option(OVERRIDE_LABELS[o.type] || words(o.type), String(i))));
     const slot = el("div");
     let form = null;
     const show = () => {
       const o = overrides[Number(select.value)];
-      form = fieldsForm(o.fields, ctx.names);
+      form = fieldsForm(o.fields, ctx.names, {}, FIELD_LABELS, FIELD_NAMES);
       slot.replaceChildren(form.node);
     };
     select.addEventListener("change", show);
     show();
     body.append(el("form.override", {
-      onsubmit: (e) => {
+      onsubmit: async (e) => {
         e.preventDefault();
         const o = overrides[Number(select.value)];
         let values;
         try { values = form.values(); } catch (err) { ctx.say(`Not valid: ${err.message}`, true); return; }
-        ctx.run({ type: o.type, combatant: c.id, ...values });
+        await ctx.run({ type: o.type, combatant: c.id, ...values });
+        if (o.type === "take_note" && !$("choices-status").classList.contains("error")) show();  // sent once
       },
     }, el("label", { for: id }, `Adjust ${c.name}`), select, slot, el("button", { type: "submit" }, "Apply")));
   }
@@ -95,6 +125,8 @@ function makeTools(c, overrides) {
         const minted = await ctx.client.mintPlayer([c.id], c.name);
         const node = await playerLink(eid, minted.token, c.name);
         ctx.links.set(c.id, node);
+        ctx.party.add(c.id);
+        drawCards();
         linkSlot.replaceChildren(node);
       } catch (e) { ctx.say(e.message, true); }
     },
@@ -106,8 +138,53 @@ function drawCards() {
   const view = ctx.view;
   const acting = view.acting || null;
   $("cards").replaceChildren(...view.combatants.map((c) =>
-    card(view, c, { acting: c.id === acting, mine: ctx.mine.has(c.id), extra: gmTools(c) })));
+    card(view, c, {
+      acting: c.id === acting, mine: ctx.mine.has(c.id), extra: gmTools(c), said: ctx.said,
+      shown: ctx.role === "gm" ? shownToPlayers(c) : null,
+    })));
   $("sides").replaceChildren(...[...new Set(view.combatants.map((c) => c.side).filter(Boolean))].map((s) => new Option(s)));
+}
+
+// the GM's secrets panel: what players see of health, the fight's notes, and the
+// encounter's own override forms (show_health for all, take_note on the fight)
+let secretsKept = null;
+function drawSecrets() {
+  if (ctx.role !== "gm") return;
+  $("secrets-title").closest("section").hidden = false;
+  const enc = ctx.view.health_shown || {};
+  $("health-shown").replaceChildren(
+    el("li", {}, "Your combatants: ", el("strong", {}, SHOWN_WORDS[enc.gm_combatants] || "—")),
+    el("li", {}, "The party: ", el("strong", {}, SHOWN_WORDS[enc.party] || "—")));
+  const notes = ctx.view.notes || [];
+  $("fight-notes").replaceChildren(...(notes.length ? notes.map((n) => el("li", {}, n))
+    : [el("li.muted", {}, "No notes on the fight yet.")]));
+  const overrides = (ctx.choices?.overrides || []).filter((o) => !o.combatant);
+  const signature = JSON.stringify(overrides);
+  if (secretsKept?.signature === signature) return;
+  const box = $("secrets-tools");
+  box.replaceChildren();
+  secretsKept = { signature };
+  if (!overrides.length) return;
+  const id = nextId("enc-ov");
+  const select = el("select", { id }, overrides.map((o, i) => new Option(
+    { show_health: "show health to players", take_note: "note on the fight" }[o.type] || words(o.type), String(i))));
+  const slot = el("div");
+  let form = null;
+  const show = () => {
+    form = fieldsForm(overrides[Number(select.value)].fields, ctx.names, {}, FIELD_LABELS, FIELD_NAMES);
+    slot.replaceChildren(form.node);
+  };
+  select.addEventListener("change", show);
+  show();
+  box.append(el("form.override", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      let values;
+      try { values = form.values(); } catch (err) { ctx.say(`Not valid: ${err.message}`, true); return; }
+      await ctx.run({ type: overrides[Number(select.value)].type, ...values });
+      if (!$("choices-status").classList.contains("error")) show();  // a sent note is not sent twice
+    },
+  }, el("label", { for: id }, "For the whole fight"), select, slot, el("button", { type: "submit" }, "Apply")));
 }
 
 function draw() {
@@ -115,6 +192,7 @@ function draw() {
   drawHeader(ctx.view, ctx.names);
   drawOrder(ctx.view);
   drawCards();
+  drawSecrets();
   drawChoices(ctx);
 }
 
@@ -131,7 +209,7 @@ async function refresh(view) {
     do {
       again = false;
       try {
-        const choices = await ctx.client.choices();
+        const [choices] = await Promise.all([ctx.client.choices(), loadParty()]);
         ctx.choices = choices;
         if (choices.version > ctx.view.version) {
           ctx.view = await ctx.client.view();
@@ -215,15 +293,19 @@ async function start() {
     return;
   }
   ctx.names = new Map(ctx.view.combatants.map((c) => [c.id, c.name]));
+  const states = describeRuleset(ctx.view.ruleset).catch(() => null);
   ctx.choices = (await choices) || await ctx.client.choices();
   ctx.role = ctx.choices.role;
   ctx.mine = new Set(ctx.choices.combatants || []);
   document.body.classList.add(`role-${ctx.role}`, `book-${ctx.view.ruleset}`);
   $("role").textContent = ctx.role === "gm" ? "GM" : `Player: ${[...ctx.mine].map((id) => ctx.names.get(id)).join(", ")}`;
+  ctx.states = await states;
+  await loadParty();
   if (ctx.view.ruleset === "phantasia") {
     $("lang-wrap").hidden = false;
     $("lang-es").addEventListener("change", () => {
       ctx.client.lang = $("lang-es").checked ? "es" : null;
+      drawCards();  // the health states' words
       drawLog(ctx).catch((e) => ctx.say(e.message, true));
     });
   }
