@@ -20,6 +20,8 @@ export function hitSeries(events) {
   for (const e of events) {
     const d = e.data || {};
     if (e.type === "CombatantAdded") {
+      // his hits withheld from this reader (docs/visibility.md): no line for him
+      if (typeof d.hits !== "number") continue;
       series.set(d.combatant, { id: d.combatant, name: d.name, max: d.max_hits, points: [[e.position, d.hits]] });
     } else if (Array.isArray(d.changes)) {
       for (const ch of d.changes) {

@@ -65,6 +65,9 @@ function view(version) {
 
 // ---- the state at version N
 
+// a described state as a share of the meter: coarse, never a figure (docs/visibility.md)
+const STATE_SHARE = { unhurt: 1, hurt: 0.66, badly_hurt: 0.33, down: 0 };
+
 function combatantCard(c, b, acting) {
   const li = document.createElement("li");
   li.className = "card";
@@ -90,17 +93,20 @@ function combatantCard(c, b, acting) {
   label.className = "meter-label";
   label.innerHTML = "<span></span><span class=\"value\"></span>";
   text(label.firstChild, b.measure);
-  text(label.lastChild, max != null ? `${value} / ${max}` : value);
-  label.lastChild.dataset.value = value;
+  const concealed = value == null; // the GM shows this reader his health in words, or not at all
+  const words = concealed ? (c.health_state ? c.health_state.replaceAll("_", " ") : "not shown") : null;
+  text(label.lastChild, concealed ? words : max != null ? `${value} / ${max}` : value);
+  if (!concealed) label.lastChild.dataset.value = value;
   const bar = document.createElement("div");
   bar.className = "meter-bar";
   bar.setAttribute("role", "meter");
   bar.setAttribute("aria-label", `${c.name}: ${b.measure}`);
   bar.setAttribute("aria-valuemin", "0");
-  bar.setAttribute("aria-valuemax", String(max ?? value));
-  bar.setAttribute("aria-valuenow", String(Math.max(0, value)));
+  bar.setAttribute("aria-valuemax", String(concealed ? 1 : max ?? value));
+  bar.setAttribute("aria-valuenow", String(concealed ? STATE_SHARE[c.health_state] ?? 0 : Math.max(0, value)));
+  if (concealed) bar.setAttribute("aria-valuetext", words);
   const fill = document.createElement("span");
-  const share = max ? Math.max(0, Math.min(1, value / max)) : 0;
+  const share = concealed ? STATE_SHARE[c.health_state] ?? 0 : max ? Math.max(0, Math.min(1, value / max)) : 0;
   fill.style.width = `${(share * 100).toFixed(1)}%`;
   fill.className = share > 0.5 ? "high" : share > 0.25 ? "mid" : "low";
   bar.append(fill);
