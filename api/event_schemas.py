@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from domain import events as ev
 from domain.audit import BASE_FIELDS
+from domain.visibility import HEALTH, Secret
 
 
 class Die(BaseModel):
@@ -49,6 +50,13 @@ def _event_classes() -> list[type[ev.EncounterEvent]]:
 def _field_type(name: str, annotation: Any) -> Any:
     if name == "rolls" and annotation == dict[str, Any]:
         return dict[str, RollRecord]
+    marks = [m for m in getattr(annotation, "__metadata__", ()) if isinstance(m, Secret)]
+    if marks:  # a player may read it as null (docs/visibility.md): the record's `withheld`
+        kind = "a health figure" if marks[0] is HEALTH else "the GM's"
+        return Annotated[
+            annotation.__origin__ | None,
+            Field(description=f"{kind.capitalize()}: null where withheld from the reader."),
+        ]
     return annotation
 
 
@@ -83,6 +91,11 @@ class _RecordBase(BaseModel):
     voided_by: int | None = Field(default=None, description="The correction that voids it.")
     text: str | None = Field(
         default=None, description="Its log line, where the answer gives one (`so_far`)."
+    )
+    withheld: list[str] | None = Field(
+        default=None,
+        description="A player's read: the members of `data` he may not read, null here; the "
+        "hash covers them as recorded (docs/visibility.md, docs/audit-spec.md).",
     )
 
 

@@ -123,7 +123,7 @@ def so_far(exc: DiceNeeded, spanish: bool) -> list[dict[str, Any]]:
     the encounter's book reads in Spanish)."""
     if not exc.so_far or exc.before is None:
         return []
-    return for_player(told(exc.before(), exc.so_far, spanish), exc.sight)
+    return for_player(told(exc.before(), exc.so_far, spanish, exc.sight), exc.sight)
 
 
 def install(app: FastAPI) -> None:

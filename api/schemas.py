@@ -64,6 +64,11 @@ class CombatantCreate(BaseModel):
         description="A hidden combatant is revealed by his own first command (false: only "
         "by reveal_combatant).",
     )
+    health: Literal["exact", "described", "none"] | None = Field(
+        default=None,
+        description="How players see his health, overriding the encounter's setting (null: "
+        "as the encounter's, show_health; docs/visibility.md).",
+    )
     expected_version: int | None = Field(default=None, ge=0)
     actor: str | None = Field(default=None, max_length=100)
 
@@ -79,16 +84,40 @@ class EncounterList(BaseModel):
     encounters: list[EncounterSummary]
 
 
-class NovusCombatant(BaseModel):
-    id: str
-    name: str
-    side: str
+CONCEALED = "Null where the GM shows his health to you as words or not at all."
+
+
+class CombatantSeen(BaseModel):
+    """What every book's combatant view says of what players see (docs/visibility.md)."""
+
     hidden: bool = Field(
         default=False,
         description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
     )
-    hits: int
-    max_hits: int
+    health_state: Literal["unhurt", "hurt", "badly_hurt", "down"] | None = Field(
+        description="His health in words (GET /rulesets/{name} gives the book's words); null "
+        "where the GM shows you nothing of it."
+    )
+    health_shown: Literal["exact", "described", "none"] | None = Field(
+        default=None,
+        description="The GM's view: how players see his health when set for him alone (null: "
+        "as the encounter's `health_shown` says). Absent from a player's view.",
+    )
+    notes: list[str] | None = Field(
+        default=None, description="The GM's notes on him (take_note); never in a player's view."
+    )
+
+
+class NovusCombatant(CombatantSeen):
+    id: str
+    name: str
+    side: str
+    hits: int | None = Field(
+        description="Null where the GM shows his health to you as words or not at all."
+    )
+    max_hits: int | None = Field(
+        description="Null where the GM shows his health to you as words or not at all."
+    )
     ip: int | None
     effective_ip: int | None
     bleeding: int = Field(description="Hits lost at each End Round from open wounds.")
@@ -117,16 +146,17 @@ class NovusCombatant(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
 
-class WitsCombatant(BaseModel):
+class WitsCombatant(CombatantSeen):
     id: str
     name: str
     side: str
-    hidden: bool = Field(
-        default=False,
-        description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
+    health: int | None = Field(
+        description="Current Health (may go below 0, WIT-AMB-11); null where the GM shows it "
+        "to you as words or not at all."
     )
-    health: int = Field(description="Current Health (may go below 0, WIT-AMB-11).")
-    max_health: int
+    max_health: int | None = Field(
+        description="Null where the GM shows his health to you as words or not at all."
+    )
     wits: int
     move: int
     placed: bool = Field(description="He has his place in the acting order.")
@@ -146,21 +176,24 @@ class WitsCombatant(BaseModel):
     down: bool = Field(description="At or below down_at: the GM rules his state.")
 
 
-class PhantasiaCombatant(BaseModel):
+class PhantasiaCombatant(CombatantSeen):
     id: str
     name: str
     side: str
-    hidden: bool = Field(
-        default=False,
-        description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
-    )
     controller: Literal["player", "narrator"] = Field(
         description="A player character rolls every to-hit check (PHA-CORE-1)."
     )
     level: int
-    pv: int = Field(description="PV, signed: below 0 is negative damage (PHA-DTH-1).")
-    max_pv: int
-    negative_damage: int
+    pv: int | None = Field(
+        description="PV, signed: below 0 is negative damage (PHA-DTH-1); null where the GM "
+        "shows it to you as words or not at all."
+    )
+    max_pv: int | None = Field(
+        description="Null where the GM shows his health to you as words or not at all."
+    )
+    negative_damage: int | None = Field(
+        description="Null where the GM shows his health to you as words or not at all."
+    )
     pm: int
     max_pm: int = Field(description="VIT + floor(level / 5) (PHA-PM-1).")
     phantasia_points: int
@@ -207,6 +240,14 @@ class EncounterHeader(BaseModel):
     forked_from: dict[str, Any] | None = Field(description="{encounter, at, name} of a fork.")
     round: int
     elapsed_seconds: int = Field(description="Game time before the current round.")
+    health_shown: dict[str, Literal["exact", "described", "none"]] | None = Field(
+        default=None,
+        description="The GM's view: how players see health, `gm_combatants` (those no player "
+        "acts for) and `party` (each other's characters), docs/visibility.md.",
+    )
+    notes: list[str] | None = Field(
+        default=None, description="The GM's notes on the fight; never in a player's view."
+    )
 
 
 class NovusEncounter(EncounterHeader):
@@ -662,6 +703,12 @@ class RulesetDescription(BaseModel):
         description="The action catalogue, each with its cost, rule ids and label."
     )
     conditions: list[str] = Field(description="The conditions set_condition takes.")
+    health_states: dict[str, str] = Field(
+        description="A combatant's `health_state`, in words (docs/visibility.md)."
+    )
+    health_states_es: dict[str, str] | None = Field(
+        default=None, description="PHANTÄSIA: the same in Spanish."
+    )
     combat_moves: dict[str, CombatMove] | None = Field(default=None, description="Novus.")
     boons: list[Boon] | None = Field(default=None, description="Novus: Boons.")
     snags: list[Snag] | None = Field(default=None, description="Novus: Snags.")

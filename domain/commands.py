@@ -926,6 +926,30 @@ class RevealCombatant(CommandBase):
     reason: str = Field(default="GM", max_length=200, description="Why, for the log.")
 
 
+class ShowHealth(CommandBase):
+    """GM: how players see health (docs/visibility.md) — exact figures, a described state
+    (unhurt, hurt, badly hurt, down) or nothing — for one combatant, for the party (how
+    players see each other's characters; each always sees his own exactly), or else for the
+    GM's combatants (those no player acts for; described until he says)."""
+
+    type: Literal["show_health"] = "show_health"
+    shown: Literal["exact", "described", "none"] = Field(description="How players see it.")
+    combatant: str | None = Field(
+        default=None, description="One combatant, overriding the encounter's setting."
+    )
+    party: bool = Field(
+        default=False, description="The player characters, as the other players see them."
+    )
+
+
+class TakeNote(CommandBase):
+    """GM: a note of his own, on a combatant or on the fight; players never read it."""
+
+    type: Literal["take_note"] = "take_note"
+    text: str = Field(min_length=1, max_length=2000, description="The note.")
+    combatant: str | None = Field(default=None, description="Whom it is about (none: the fight).")
+
+
 class SetCondition(CommandBase):
     """GM override: apply a condition (a bleeding wound with `rate`, a count with `count`)."""
 
@@ -1073,6 +1097,8 @@ Command = Annotated[
     | AdjustHits
     | HideCombatant
     | RevealCombatant
+    | ShowHealth
+    | TakeNote
     | SetCondition
     | ClearCondition
     | SetModifier
@@ -1096,6 +1122,8 @@ GM_COMMANDS = frozenset(
         "adjust_hits",
         "hide_combatant",
         "reveal_combatant",
+        "show_health",
+        "take_note",
         "set_condition",
         "clear_condition",
         "set_modifier",

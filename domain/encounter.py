@@ -104,6 +104,7 @@ class Encounter(Aggregate):
         *,
         hidden: bool = False,
         until_acting: bool = True,
+        health: str | None = None,
     ) -> str:
         self.refuse_if_ended()
         if any(c.name == name for c in self.state.combatants.values()):
@@ -114,11 +115,13 @@ class Encounter(Aggregate):
             )
         normalised, max_hits, hits = self.rules.new_combatant(stats)
         combatant = str(uuid4())
-        self.record(
+        command = self.version + 1  # the position of this command's first event
+
+        def record(event_class: type[ev.EncounterEvent], **kw: Any) -> None:
+            self.record(event_class, actor=actor, cause=None, command=command, **kw)
+
+        record(
             ev.CombatantAdded,
-            actor=actor,
-            cause=None,
-            command=self.version + 1,
             combatant=combatant,
             name=name,
             side=side,
@@ -127,14 +130,9 @@ class Encounter(Aggregate):
             hits=hits,
         )
         if hidden:  # in the same command: no player read ever shows him until revealed
-            self.record(
-                ev.CombatantHidden,
-                actor=actor,
-                cause=None,
-                command=self.version,
-                combatant=combatant,
-                until_acting=until_acting,
-            )
+            record(ev.CombatantHidden, combatant=combatant, until_acting=until_acting)
+        if health is not None:  # how players see his health, in the same command
+            record(ev.HealthShown, combatant=combatant, party=False, shown=health)
         return combatant
 
     def execute(self, command: BaseModel, dice: DiceSource, actor: str = GM) -> None:

@@ -8,7 +8,7 @@ and after. Positions are the aggregate versions, starting at 1.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
@@ -16,6 +16,7 @@ from eventsourcing.utils import register_topic
 from domain.audit import BASE_FIELDS
 from domain.fold import evolve
 from domain.upcasting import upcast_event
+from domain.visibility import GM, HEALTH
 
 
 class EncounterEvent(Aggregate.Event):
@@ -54,9 +55,9 @@ class CombatantAdded(EncounterEvent):
     combatant: str
     name: str
     side: str
-    stats: dict[str, Any]
-    max_hits: int
-    hits: int
+    stats: Annotated[dict[str, Any], HEALTH]  # his stat block: it gives his hits
+    max_hits: Annotated[int, HEALTH]
+    hits: Annotated[int, HEALTH]
 
 
 class CombatantHidden(EncounterEvent):
@@ -74,6 +75,23 @@ class CombatantRevealed(EncounterEvent):
     combatant: str
     earlier: str
     reason: str
+
+
+class HealthShown(EncounterEvent):
+    """How players see health (docs/visibility.md): `exact` figures, a `described` state, or
+    `none`; for one `combatant` (overriding the encounter's), for the `party` (how players see
+    each other's characters), or else for the GM's combatants (those no player acts for)."""
+
+    combatant: str | None
+    party: bool
+    shown: str
+
+
+class NoteTaken(EncounterEvent):
+    """The GM's note, on a combatant or on the fight; players never read its text."""
+
+    combatant: str | None
+    text: Annotated[str, GM]
 
 
 class InitiativeRolled(EncounterEvent):
@@ -203,8 +221,8 @@ class SnagsSpent(EncounterEvent):
 class DamageApplied(EncounterEvent):
     combatant: str
     amount: int
-    hits_before: int
-    hits_after: int
+    hits_before: Annotated[int, HEALTH]
+    hits_after: Annotated[int, HEALTH]
     breakdown: dict[str, Any]
     rolls: dict[str, Any]  # damage dice, where the damage was rolled
 
@@ -229,10 +247,10 @@ class SaveRolled(EncounterEvent):
     stat: str
     purpose: str
     rolls: dict[str, Any]
-    tn: int
+    tn: Annotated[int, GM]
     total: int
     saved: bool
-    margin: int
+    margin: Annotated[int, GM]
 
 
 class FirstAidRolled(EncounterEvent):
@@ -266,8 +284,8 @@ class UpkeepTicked(EncounterEvent):
     round: int
     kind: str  # bleeding | dying | <condition name>
     amount: int  # hits lost (bleeding, dying) or 1 for a count going down
-    hits_before: int
-    hits_after: int
+    hits_before: Annotated[int, HEALTH]
+    hits_after: Annotated[int, HEALTH]
     count_before: int | None
     count_after: int | None
     wound: int | None
@@ -321,9 +339,9 @@ class RoundEnded(EncounterEvent):
 
 class HitsAdjusted(EncounterEvent):
     combatant: str
-    amount: int
-    hits_before: int
-    hits_after: int
+    amount: Annotated[int, HEALTH]
+    hits_before: Annotated[int, HEALTH]
+    hits_after: Annotated[int, HEALTH]
     reason: str
 
 
@@ -549,7 +567,7 @@ class DeathChecked(EncounterEvent):
 
     combatant: str
     rolls: dict[str, Any]
-    negative_damage: int
+    negative_damage: Annotated[int, HEALTH]
     dies: bool
     reroll: bool  # a PHANTÄSIA point re-rolled a failed check (PHA-DTH-6)
     moment: list[Any]  # whose turn it was: a re-roll comes at once, in that turn
@@ -588,9 +606,9 @@ class Healed(EncounterEvent):
     """PV healed (PHA-DTH-5): negative PV first, never above the maximum."""
 
     combatant: str
-    amount: int
-    hits_before: int
-    hits_after: int
+    amount: Annotated[int, HEALTH]  # capped at what he lacked: it tells his PV
+    hits_before: Annotated[int, HEALTH]
+    hits_after: Annotated[int, HEALTH]
     parts: dict[str, int]  # dice or an amount, the caster's INT adjustment (PHA-DMG-4)
     rolls: dict[str, Any]
     reason: str

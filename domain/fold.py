@@ -109,6 +109,22 @@ def _combatant_revealed(state: EncounterState, e: Any) -> None:
     who.seen_from = e.originator_version if e.earlier == "from_reveal" else None
 
 
+@_on("HealthShown")
+def _health_shown(state: EncounterState, e: Any) -> None:
+    if e.combatant is not None:
+        state.combatants[e.combatant].health_shown = e.shown
+    elif e.party:
+        state.party_health_shown = e.shown
+    else:
+        state.health_shown = e.shown
+
+
+@_on("NoteTaken")
+def _note_taken(state: EncounterState, e: Any) -> None:
+    notes = state.combatants[e.combatant].notes if e.combatant is not None else state.notes
+    notes.append(e.text)
+
+
 @_on("InitiativeRolled")
 def _initiative_rolled(state: EncounterState, e: Any) -> None:
     who = state.combatants[e.combatant]

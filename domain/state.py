@@ -7,11 +7,12 @@ DEF, AP left) is computed by the rule system from these facts.
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from domain.errors import NotFound
+from domain.visibility import GM, GM_COMBATANTS_DEFAULT, HEALTH, PARTY_DEFAULT
 
 EffectTarget = Literal["ab", "primary_attack", "act", "def", "ip", "damage"]
 
@@ -62,9 +63,9 @@ class CombatantState(BaseModel):
     name: str
     side: str
     entry: int
-    stats: dict[str, Any]
-    max_hits: int
-    hits: int
+    stats: Annotated[dict[str, Any], HEALTH]  # his stat block: it gives his hits
+    max_hits: Annotated[int, HEALTH]
+    hits: Annotated[int, HEALTH]
     ip: int | None = None
     ip_raw: int | None = None
     wounds: list[Wound] = Field(default_factory=list)
@@ -81,13 +82,23 @@ class CombatantState(BaseModel):
     hidden: bool = False  # kept from the players (docs/visibility.md)
     reveal_when_acting: bool = False  # hidden until his own first command
     seen_from: int | None = None  # revealed `from_reveal`: players read events from here
+    health_shown: str | None = None  # how players see his health (None: as the encounter's)
+    notes: Annotated[list[str], GM] = Field(default_factory=list)  # the GM's notes on him
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CombatantState:
         """Copies share `stats`, which never change once the combatant is added."""
         return self.model_copy(
             update={
                 name: deepcopy(getattr(self, name), memo)
-                for name in ("wounds", "conditions", "effects", "limbs", "marks", "round_marks")
+                for name in (
+                    "wounds",
+                    "conditions",
+                    "effects",
+                    "limbs",
+                    "marks",
+                    "round_marks",
+                    "notes",
+                )
             }
         )
 
@@ -158,6 +169,9 @@ class EncounterState(BaseModel):
     dice_commitment: str | None = None  # SHA-256 of the secret now in use
     forked_from: dict[str, Any] | None = None
     ended: bool = False
+    health_shown: str = GM_COMBATANTS_DEFAULT  # how players see the GM's combatants' health
+    party_health_shown: str = PARTY_DEFAULT  # ... and each other's characters'
+    notes: Annotated[list[str], GM] = Field(default_factory=list)  # the GM's, on the fight
 
     def combatant(self, combatant_id: str) -> CombatantState:
         try:

@@ -26,7 +26,7 @@ from infra.secrets import SecretStore
 from infra.settings import Settings
 from projections.audit import NO_CHECKPOINT, verification
 from projections.export import records
-from projections.visibility import Sight, for_player, sight_of
+from projections.visibility import Sight, departed, for_player, sight_of
 
 log = logging.getLogger("fraylog.checkpoints")
 CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkpoint is signed
@@ -125,6 +125,7 @@ class Fraylog(Application[UUID]):
         *,
         hidden: bool = False,
         until_acting: bool = True,
+        health: str | None = None,
     ) -> tuple[str, Recorded]:
         encounter = self._load(encounter_id, expected_version)
         if len(encounter.state.combatants) >= self.settings.max_combatants:
@@ -134,7 +135,7 @@ class Fraylog(Application[UUID]):
                 "(FRAYLOG_MAX_COMBATANTS)",
             )
         combatant = encounter.add_combatant(
-            name, side, stats, actor=actor, hidden=hidden, until_acting=until_acting
+            name, side, stats, actor=actor, hidden=hidden, until_acting=until_acting, health=health
         )
         return combatant, self._save(encounter)
 
@@ -170,7 +171,7 @@ class Fraylog(Application[UUID]):
                 raise
         except DomainError as refused:  # what it says may name a combatant hidden from him
             if grant is not None and not grant.is_gm:
-                refused.sight = sight_of(state, grant.combatants)
+                refused.sight = self.sight(encounter_id, grant, state)
             raise
         if preview:
             return Recorded(list(encounter.pending_events), encounter.state)
@@ -307,6 +308,18 @@ class Fraylog(Application[UUID]):
             )
         except AggregateNotFoundError:
             raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}") from None
+
+    def sight(self, encounter_id: UUID, player: Grant, state: Any = None) -> Sight:
+        """What a player's token may read of an encounter as it stands (`state`, or now):
+        who acts for whom, and the combatants corrections took away, whose records stay."""
+        state = state if state is not None else self.state(encounter_id)
+        gone = departed(self.corrections(encounter_id))
+        return sight_of(state, player.combatants, self.party(encounter_id), gone)
+
+    def party(self, encounter_id: UUID) -> frozenset[str]:
+        """The combatants some player acts for: how other players see their health is the
+        party's (docs/visibility.md)."""
+        return frozenset(c for t in self.access.players(encounter_id) for c in t["combatants"])
 
     def state(self, encounter_id: UUID, version: int | None = None) -> EncounterState:
         """The folded state after event `version` (the latest if None or beyond it)."""

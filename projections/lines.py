@@ -27,3 +27,13 @@ def line(name: str, registry: dict[str, Describe] = LINES) -> Callable[[Describe
 def line_es(name: str) -> Callable[[Describe], Describe]:
     """Register the Spanish line of an event type (the English one stands in without it)."""
     return line(name, LINES_ES)
+
+
+def figures(
+    before: int | None, after: int | None, number: Callable[[int], str] = str, head: str = ""
+) -> str:
+    """'(head 30 → 23)' — or nothing where the reader may not see the figures (a concealed
+    event, projections.visibility: they are None)."""
+    if before is None or after is None:
+        return ""
+    return f" ({head}{number(before)} → {number(after)})"

@@ -11,7 +11,8 @@ from domain.errors import DomainError
 from domain.fold import evolve
 from domain.state import EncounterState
 from projections import narrative_phantasia as _phantasia
-from projections.lines import LINES, LINES_ES, Describe, line, line_es
+from projections.lines import LINES, LINES_ES, Describe, figures, line, line_es
+from projections.visibility import Sight, as_read, for_player
 
 Lang = Literal["en", "es"]
 LANGS: tuple[Lang, ...] = ("en", "es")
@@ -33,26 +34,33 @@ def check_lang(lang: str, ruleset: str) -> None:
         )
 
 
-def narrative(events: Sequence[Any], lang: Lang = "en") -> Iterator[dict[str, Any]]:
+def narrative(
+    events: Sequence[Any], lang: Lang = "en", sight: Sight | None = None
+) -> Iterator[dict[str, Any]]:
     """Yield {position, round, type, actor, text, voided_by} for each event, in order.
 
     `lang="es"`: an event type's Spanish line where one is registered (`_line_es`), its
-    English line otherwise."""
+    English line otherwise. `sight`: a player's (projections.visibility), each line told
+    without what he may not read."""
     if lang not in LANGS:
         raise ValueError(f"lang is 'en' or 'es', not {lang!r}")
     if lang == "es":
-        return _narrate(events, _LINES | _LINES_ES, _created_es)
-    return _narrate(events, _LINES, _created)
+        return _narrate(events, _LINES | _LINES_ES, _created_es, sight)
+    return _narrate(events, _LINES, _created, sight)
 
 
 def _narrate(
-    events: Sequence[Any], lines: dict[str, Describe], created: Callable[[Any], str]
+    events: Sequence[Any],
+    lines: dict[str, Describe],
+    created: Callable[[Any], str],
+    sight: Sight | None,
 ) -> Iterator[dict[str, Any]]:
     voided = voided_by(events)
     state: EncounterState | None = None
     for event in events:
         kind = type(event).__name__
-        text = lines[kind](event, state) if state is not None else created(event)
+        shown = as_read(event, sight)
+        text = lines[kind](shown, state) if state is not None else created(shown)
         yield {
             "position": event.originator_version,
             "round": state.round if state else 1,
@@ -64,16 +72,24 @@ def _narrate(
         state = evolve(state, event)
 
 
-def told(state: EncounterState, events: Sequence[Any], spanish: bool = False) -> list[dict]:
+def told(
+    state: EncounterState,
+    events: Sequence[Any],
+    spanish: bool = False,
+    sight: Sight | None = None,
+) -> list[dict]:
     """Events not (yet) stored — what a command's faces so far decided, or what a preview
     would record — each as its record with its log line (`text`), told from the state
-    before them; in Spanish when asked for and the encounter's book reads in Spanish.
-    `state` is folded on (pass a copy you may spend)."""
+    before them; in Spanish when asked for and the encounter's book reads in Spanish; for a
+    player's `sight`, as he may read them (projections.visibility.for_player). `state` is
+    folded on (pass a copy you may spend)."""
     es = spanish and state.ruleset in SPANISH_RULESETS
     lines = _LINES | _LINES_ES if es else _LINES
     out = []
     for event in events:
-        out.append({**record_of(event), "text": lines[type(event).__name__](event, state)})
+        text = lines[type(event).__name__](as_read(event, sight), state)
+        rec = for_player([record_of(event)], sight)[0]
+        out.append({**rec, "text": text} if "type" in rec else rec)
         state = evolve(state, event)
     return out
 
@@ -108,6 +124,8 @@ def _created(e: Any) -> str:
 def _(e: Any, s: EncounterState) -> str:
     if s.ruleset == "phantasia":
         return _phantasia.joins(e, es=False)
+    if e.hits is None:  # concealed from the reader
+        return f"{e.name} joins ({e.side})."
     if s.ruleset == "wits":
         return f"{e.name} joins ({e.side}): Current Health {e.hits}/{e.max_hits}."
     return f"{e.name} joins ({e.side}): {e.hits}/{e.max_hits} hits."
@@ -263,8 +281,8 @@ def _(e: Any, s: EncounterState) -> str:
     if b["armour"]:
         parts.append(f"− {b['armour']} armour")
     return (
-        f"{_name(s, e.combatant)} takes {e.amount} ({' '.join(parts)}) "
-        f"({e.hits_before} → {e.hits_after})."
+        f"{_name(s, e.combatant)} takes {e.amount} ({' '.join(parts)})"
+        f"{figures(e.hits_before, e.hits_after)}."
     )
 
 
@@ -282,11 +300,13 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("SaveRolled")
 def _(e: Any, s: EncounterState) -> str:
     (roll,) = e.rolls.values()
-    result = "saved" if e.saved else f"failed by {-e.margin}"
+    by = f" by {-e.margin}" if e.margin is not None else ""  # the TN may be the GM's secret
+    result = "saved" if e.saved else f"failed{by}"
     why = f" ({e.purpose})" if e.purpose else ""
+    tn = f" vs TN {e.tn}" if e.tn is not None else ""
     return (
-        f"{_name(s, e.combatant)} saves vs. {e.stat.capitalize()}{why}: {roll_text(roll)} "
-        f"vs TN {e.tn}: {result}."
+        f"{_name(s, e.combatant)} saves vs. {e.stat.capitalize()}{why}: {roll_text(roll)}"
+        f"{tn}: {result}."
     )
 
 
@@ -318,15 +338,11 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("UpkeepTicked")
 def _(e: Any, s: EncounterState) -> str:
     who = _name(s, e.combatant)
+    change = figures(e.hits_before, e.hits_after)
     if e.kind == "bleeding":
-        return (
-            f"Round {e.round} upkeep: {who} bleeds {e.amount} ({e.hits_before} → {e.hits_after})."
-        )
+        return f"Round {e.round} upkeep: {who} bleeds {e.amount}{change}."
     if e.kind == "dying":
-        return (
-            f"Round {e.round} upkeep: {who} is dying, loses {e.amount} "
-            f"({e.hits_before} → {e.hits_after})."
-        )
+        return f"Round {e.round} upkeep: {who} is dying, loses {e.amount}{change}."
     label = {"stunned": "stun", "dazed": "daze"}.get(e.kind, e.kind)
     return f"Round {e.round} upkeep: {who} {label} {e.count_before} → {e.count_after}."
 
@@ -381,11 +397,33 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_name(s, e.combatant)} is revealed{why}{earlier}."
 
 
+_SHOWN = {"exact": "as figures", "described": "in words", "none": "not at all"}
+_SHOWN_ES = {"exact": "en cifras", "described": "en palabras", "none": "en absoluto"}
+
+
+@_line("HealthShown")
+def _(e: Any, s: EncounterState) -> str:
+    whose = (
+        f"{_name(s, e.combatant)}'s health"
+        if e.combatant
+        else ("the party's health" if e.party else "the health of the GM's combatants")
+    )
+    return f"GM: players see {whose} {_SHOWN.get(e.shown, e.shown)}."
+
+
+@_line("NoteTaken")
+def _(e: Any, s: EncounterState) -> str:
+    about = f" on {_name(s, e.combatant)}" if e.combatant else ""
+    return f"GM's note{about}: {e.text}" if e.text is not None else f"The GM takes a note{about}."
+
+
 @_line("HitsAdjusted")
 def _(e: Any, s: EncounterState) -> str:
+    if e.amount is None:  # concealed from the reader
+        return f"GM: {_name(s, e.combatant)}'s hits change ({e.reason})."
     return (
-        f"GM: {_name(s, e.combatant)} hits {_signed(e.amount)} ({e.reason}) "
-        f"({e.hits_before} → {e.hits_after})."
+        f"GM: {_name(s, e.combatant)} hits {_signed(e.amount)} ({e.reason})"
+        f"{figures(e.hits_before, e.hits_after)}."
     )
 
 
@@ -446,8 +484,14 @@ def _wits_damage(e: Any, s: EncounterState) -> str:
     elif b["protection"]:
         text += f" − {b['protection']} Protection"
     down_at = s.options.get("down_at", 0)
-    down = " He is down: the GM rules his state." if e.hits_after <= down_at < e.hits_before else ""
-    return f"{text} (Current Health {e.hits_before} → {e.hits_after}).{down}"
+    who = s.combatants.get(e.combatant)  # the state before: his hits then, as the event's
+    down = (
+        " He is down: the GM rules his state."
+        if who and who.hits > down_at >= who.hits - e.amount
+        else ""
+    )
+    change = figures(e.hits_before, e.hits_after, head="Current Health ")
+    return f"{text}{change}.{down}"
 
 
 @_line("AttackAnnounced")
@@ -583,6 +627,8 @@ def _(e: Any, s: EncounterState) -> str:
     if s.ruleset == "phantasia":
         return _phantasia.joins(e, es=True)
     side = f" ({e.side})" if e.side else ""
+    if e.hits is None:  # concealed from the reader
+        return f"{e.name} se une{side}."
     return f"{e.name} se une{side}: PV {_number_es(e.hits)}/{e.max_hits}."
 
 
@@ -597,7 +643,8 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     if s.ruleset == "phantasia":
         return _phantasia.damage(e, s, es=True)
-    return f"{_name(s, e.combatant)} recibe {e.amount} de daño: {_pv(e.hits_before, e.hits_after)}."
+    pv = f": {_pv(e.hits_before, e.hits_after)}" if e.hits_before is not None else ""
+    return f"{_name(s, e.combatant)} recibe {e.amount} de daño{pv}."
 
 
 @_line_es("CombatantHidden")
@@ -613,8 +660,28 @@ def _(e: Any, s: EncounterState) -> str:
     return f"{_name(s, e.combatant)} se revela{why}{earlier}."
 
 
+@_line_es("HealthShown")
+def _(e: Any, s: EncounterState) -> str:
+    whose = (
+        f"los PV de {_name(s, e.combatant)}"
+        if e.combatant
+        else ("los PV de los personajes" if e.party else "los PV de las criaturas del narrador")
+    )
+    return f"Narrador: los jugadores ven {whose} {_SHOWN_ES.get(e.shown, e.shown)}."
+
+
+@_line_es("NoteTaken")
+def _(e: Any, s: EncounterState) -> str:
+    about = f" sobre {_name(s, e.combatant)}" if e.combatant else ""
+    if e.text is None:
+        return f"El narrador toma una nota{about}."
+    return f"Nota del narrador{about}: {e.text}"
+
+
 @_line_es("HitsAdjusted")
 def _(e: Any, s: EncounterState) -> str:
+    if e.amount is None:  # concealed from the reader
+        return f"Narrador: cambian los PV de {_name(s, e.combatant)} ({e.reason})."
     return (
         f"Narrador: {_name(s, e.combatant)} {_signed_es(e.amount)} PV ({e.reason}): "
         f"{_pv(e.hits_before, e.hits_after)}."
@@ -640,14 +707,14 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     who = _name(s, e.combatant)
     head = f"Ronda {e.round}, mantenimiento"
-    pv = _pv(e.hits_before, e.hits_after)
+    pv = figures(e.hits_before, e.hits_after, _number_es, "PV ")
     if e.kind == "bleeding":
-        return f"{head}: {who} sangra {e.amount} ({pv})."
+        return f"{head}: {who} sangra {e.amount}{pv}."
     if e.kind == "dying":
-        return f"{head}: {who} se está muriendo y pierde {e.amount} ({pv})."
+        return f"{head}: {who} se está muriendo y pierde {e.amount}{pv}."
     count = f"«{e.kind}» {e.count_before} → {e.count_after}"
     if e.amount:
-        return f"{head}: {who} pierde {e.amount} por {count} ({pv})."
+        return f"{head}: {who} pierde {e.amount} por {count}{pv}."
     return f"{head}: {who}: {count}."
 
 

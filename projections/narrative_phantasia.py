@@ -185,6 +185,8 @@ def _check(c: dict[str, Any], es: bool = False) -> str:
 
 def joins(e: Any, es: bool) -> str:
     side = f" ({e.side})" if e.side else ""
+    if e.hits is None:  # his stat block and PV concealed from the reader
+        return f"{e.name} se une{side}." if es else f"{e.name} joins{side}."
     who = e.stats.get("controller") == "player"
     if es:
         kind = "personaje jugador" if who else "criatura del narrador"
@@ -233,12 +235,10 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
         text += f" − {v} {k}"
     if b.get("immune"):
         text += " → inmune" if es else " → immune"
+    pv = f"; PV {_n(e.hits_before)} → {_n(e.hits_after)}" if e.hits_before is not None else ""
     if es:
-        return (
-            f"{who} recibe {e.amount} de daño: {spanish(text, ruled=True)}; "
-            f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
-        )
-    return f"{who} takes {e.amount} damage: {text}; PV {_n(e.hits_before)} → {_n(e.hits_after)}."
+        return f"{who} recibe {e.amount} de daño: {spanish(text, ruled=True)}{pv}."
+    return f"{who} takes {e.amount} damage: {text}{pv}."
 
 
 def turn_ended(e: Any, s: EncounterState, es: bool) -> str:
@@ -504,6 +504,8 @@ def _(e: Any, s: EncounterState) -> str:
     again = " (re-rolled with a PHANTÄSIA point)" if e.reroll else ""
     verdict = "dies" if e.dies else "survives"
     sign = "≤" if e.dies else ">"
+    if e.negative_damage is None:  # concealed from the reader
+        return f"{_who(s, e.combatant)}'s death check{again}: d100 {face} → {verdict}."
     return (
         f"{_who(s, e.combatant)}'s death check{again}: d100 {face} {sign} "
         f"{e.negative_damage} negative damage → {verdict}."
@@ -516,6 +518,8 @@ def _(e: Any, s: EncounterState) -> str:
     again = " (repetido con un punto de PHANTÄSIA)" if e.reroll else ""
     verdict = "muere" if e.dies else "sobrevive"
     sign = "≤" if e.dies else ">"
+    if e.negative_damage is None:  # concealed from the reader
+        return f"Chequeo de muerte de {_who(s, e.combatant)}{again}: d100 {face} → {verdict}."
     return (
         f"Chequeo de muerte de {_who(s, e.combatant)}{again}: d100 {face} {sign} "
         f"{e.negative_damage} de daño negativo → {verdict}."
@@ -591,20 +595,18 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     parts = ", ".join(f"{k} {v}" for k, v in e.parts.items())
     why = f"; {e.reason}" if e.reason else ""
-    return (
-        f"{_who(s, e.combatant)} is healed {e.amount} ({parts}{why}): "
-        f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
-    )
+    pv = f": PV {_n(e.hits_before)} → {_n(e.hits_after)}" if e.hits_before is not None else ""
+    amount = f" {e.amount}" if e.amount is not None else ""  # concealed from the reader
+    return f"{_who(s, e.combatant)} is healed{amount} ({parts}{why}){pv}."
 
 
 @line_es("Healed")
 def _(e: Any, s: EncounterState) -> str:
     parts = spanish(", ".join(f"{k} {v}" for k, v in e.parts.items()), ruled=True)
     why = f"; {e.reason}" if e.reason else ""
-    return (
-        f"{_who(s, e.combatant)} recupera {e.amount} PV ({parts}{why}): "
-        f"PV {_n(e.hits_before)} → {_n(e.hits_after)}."
-    )
+    pv = f": PV {_n(e.hits_before)} → {_n(e.hits_after)}" if e.hits_before is not None else ""
+    amount = f"{e.amount} PV" if e.amount is not None else "PV"  # concealed from the reader
+    return f"{_who(s, e.combatant)} recupera {amount} ({parts}{why}){pv}."
 
 
 @line("ActionsLost")

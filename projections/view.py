@@ -9,6 +9,10 @@ from domain.fold import fold
 from domain.rulesystems import get_rule_system
 from domain.state import EncounterState
 
+# the GM's own, in the view and in each combatant's: never in a player's (docs/visibility.md);
+# a combatant's health figures are the rule book's (RuleSystem.health_figures)
+GM_VIEW_FIELDS = ("health_shown", "notes")
+
 
 def encounter_view(state: EncounterState) -> dict[str, Any]:
     """Everything a screen shows about an encounter at its version (the GM's: a player's
@@ -24,9 +28,17 @@ def encounter_view(state: EncounterState) -> dict[str, Any]:
         "dice_commitment": state.dice_commitment,
         "forked_from": state.forked_from,
         **get_rule_system(state.ruleset).view(state),
+        # what players see (docs/visibility.md): the GM's settings and notes
+        "health_shown": {"gm_combatants": state.health_shown, "party": state.party_health_shown},
+        "notes": list(state.notes),
     }
+    rules = get_rule_system(state.ruleset)
     for shown in view.get("combatants", []):
-        shown["hidden"] = state.combatants[shown["id"]].hidden
+        who = state.combatants[shown["id"]]
+        shown["hidden"] = who.hidden
+        shown["health_state"] = rules.health_state(state, who)
+        shown["health_shown"] = who.health_shown
+        shown["notes"] = list(who.notes)
     return view
 
 

@@ -215,12 +215,17 @@ def tamperings(text: str, fmt: str, earlier: dict[str, Any] | None = None) -> di
 
 def concealed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A reader's copy with two records concealed (docs/audit-spec.md §1): the first attack
-    test's skill (its target number) and the damage after it (the hits before and after),
-    nulled and named in `withheld`; their hashes kept, as the server gives them."""
+    test's skill (its target number; in a fight without one, the first combatant's hits) and
+    the damage after it (the hits before and after), nulled and named in `withheld`; their
+    hashes kept, as the server gives them."""
     out = json.loads(json.dumps(records))
-    test = next(r for r in out if r["type"] == "AttackTestRolled")
+    test = next((r for r in out if r["type"] == "AttackTestRolled"), None)
+    first = test or next(r for r in out if r["type"] == "CombatantAdded")
     damage = next(r for r in out if r["type"] == "DamageApplied")
-    for rec, names in ((test, ["skill"]), (damage, ["hits_before", "hits_after"])):
+    for rec, names in (
+        (first, ["skill"] if test else ["hits"]),
+        (damage, ["hits_before", "hits_after"]),
+    ):
         rec["data"].update(dict.fromkeys(names))
         rec["withheld"] = names
     return out

@@ -46,7 +46,6 @@ from projections.visibility import (
     choices_for_player,
     for_player,
     scrubbed,
-    sight_of,
     view_for_player,
 )
 
@@ -223,6 +222,7 @@ async def add_combatant(
         actor_of(fraylog, grant, body.actor),
         hidden=body.hidden,
         until_acting=body.until_acting,
+        health=body.health,
     )
     return {
         "id": combatant,
@@ -315,11 +315,11 @@ def _preview(
 ) -> dict:
     previewed = fraylog.execute(encounter_id, command, grant, preview=True)
     needed = previewed.needed and needed_in(previewed.needed, lang == "es")
+    sight = _sight(fraylog, grant, previewed.state)
     events = []
     if previewed.events:  # each with its log line, told from the state before them
         before = fraylog.state(encounter_id, previewed.events[0].originator_version - 1)
-        events = told(before, previewed.events, lang == "es")
-    sight = _sight(fraylog, grant, previewed.state)
+        events = told(before, previewed.events, lang == "es", sight)
     return {
         "preview": True,
         "events": for_player(events, sight),
@@ -402,13 +402,13 @@ def _a_player(fraylog: Fraylog, grant: Grant | None) -> Grant | None:
 def _sight(fraylog: Fraylog, grant: Grant | None, state: Any) -> Sight | None:
     """What a player's token may not see at `state` (docs/visibility.md); None for the GM."""
     player = _a_player(fraylog, grant)
-    return None if player is None else sight_of(state, player.combatants)
+    return None if player is None else fraylog.sight(UUID(state.id), player, state)
 
 
 def _player_sight(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> Sight | None:
     """A player's sight as the encounter stands now; the GM's reads load nothing more."""
     player = _a_player(fraylog, grant)
-    return None if player is None else sight_of(fraylog.state(encounter_id), player.combatants)
+    return None if player is None else fraylog.sight(encounter_id, player)
 
 
 def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:
@@ -494,7 +494,8 @@ async def get_log(
         response.headers["Content-Language"] = "es"
     sight = await run_in_threadpool(_player_sight, fraylog, encounter_id, grant)
     kept = {r["position"] for r in for_player(map(record_of, events), sight) if "type" in r}
-    return {"lines": [line for line in narrative(events, lang) if line["position"] in kept]}
+    lines = narrative(events, lang, sight)
+    return {"lines": [line for line in lines if line["position"] in kept]}
 
 
 @router.get(

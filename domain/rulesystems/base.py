@@ -12,7 +12,8 @@ from domain import commands as c
 from domain import events as ev
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
+from domain.visibility import HEALTH_SHOWN, HEALTH_WORDS, HealthState
 
 Choice = dict[str, Any]
 """A command that may be sent now: `type`, `combatant` (who acts, or None for the
@@ -153,6 +154,8 @@ class RuleSystem(ABC):
     name: ClassVar[str]
     stats_model: ClassVar[type[BaseModel]]
     conditions: ClassVar[frozenset[str]]
+    # the combatant view's health figures (its view module declares them, docs/visibility.md)
+    health_figures: ClassVar[tuple[str, ...]]
 
     options_model: ClassVar[type[BaseModel] | None] = None
     # roll_initiative's `group` and `simultaneous` (PHA-INIT-1, -3): only where the rules have them
@@ -203,7 +206,12 @@ class RuleSystem(ABC):
             ),
             "actions": self.catalogue(),
             "conditions": sorted(self.conditions),
+            "health_states": {state: words["en"] for state, words in HEALTH_WORDS.items()},
         }
+
+    @abstractmethod
+    def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
+        """His health in words: unhurt, hurt, badly_hurt or down (docs/visibility.md)."""
 
     @abstractmethod
     def view(self, state: EncounterState) -> dict[str, Any]:
@@ -253,6 +261,20 @@ class RuleSystem(ABC):
                 )
             forms.append(
                 {
+                    "type": "show_health",
+                    "combatant": who.id,
+                    "fields": {"shown": {"enum": list(HEALTH_SHOWN)}},
+                }
+            )
+            forms.append(
+                {
+                    "type": "take_note",
+                    "combatant": who.id,
+                    "fields": {"text": {"type": "string"}},
+                }
+            )
+            forms.append(
+                {
                     "type": "set_condition",
                     "combatant": who.id,
                     "fields": {
@@ -292,6 +314,16 @@ class RuleSystem(ABC):
                         "fields": {"name": {"enum": sorted({e.name for e in who.effects})}},
                     }
                 )
+        forms.append(  # the encounter's own: the GM's combatants' health, or the party's
+            {
+                "type": "show_health",
+                "combatant": None,
+                "fields": {"shown": {"enum": list(HEALTH_SHOWN)}, "party": {"type": "boolean"}},
+            }
+        )
+        forms.append(
+            {"type": "take_note", "combatant": None, "fields": {"text": {"type": "string"}}}
+        )
         return forms
 
     # -- commands ---------------------------------------------------------------
@@ -337,6 +369,23 @@ class RuleSystem(ABC):
         if not who.hidden:
             raise RuleViolation("HIDDEN", f"{who.name} is not hidden", field="combatant")
         ctx.emit(ev.CombatantRevealed, combatant=who.id, earlier=cmd.earlier, reason=cmd.reason)
+
+    def on_show_health(self, ctx: Context, cmd: c.ShowHealth) -> None:
+        if cmd.combatant is not None and cmd.party:
+            raise RuleViolation(
+                "HEALTH", "show health for one combatant or for the party, not both", field="party"
+            )
+        who = ctx.state.combatant(cmd.combatant) if cmd.combatant is not None else None
+        ctx.emit(
+            ev.HealthShown,
+            combatant=who.id if who else None,
+            party=cmd.party,
+            shown=cmd.shown,
+        )
+
+    def on_take_note(self, ctx: Context, cmd: c.TakeNote) -> None:
+        who = ctx.state.combatant(cmd.combatant) if cmd.combatant is not None else None
+        ctx.emit(ev.NoteTaken, combatant=who.id if who else None, text=cmd.text)
 
     def on_set_condition(self, ctx: Context, cmd: c.SetCondition) -> None:
         who = ctx.state.combatant(cmd.combatant)

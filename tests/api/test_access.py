@@ -102,6 +102,18 @@ ROUTES: list[tuple[str, str, Any, tuple[int, ...]]] = [
         {"type": "reveal_combatant", "combatant": "{t}"},
         (404, 404, 403, 403, 422),  # the GM's: refused, T is not hidden (rule HIDDEN)
     ),
+    (
+        "POST",
+        "/encounters/{eid}/commands",
+        {"type": "show_health", "combatant": "{t}", "shown": "none"},
+        (404, 404, 403, 403, 200),
+    ),
+    (
+        "POST",
+        "/encounters/{eid}/commands",
+        {"type": "take_note", "combatant": "{a}", "text": "n{n}"},
+        (404, 404, 403, 403, 200),
+    ),
     ("POST", "/encounters/{eid}/commands", {"type": "undo"}, (404, 404, 403, 403, None)),
     ("POST", "/encounters/{eid}/fork", {"at": 3, "name": "f{n}"}, (404, 404, 403, 403, 201)),
     ("DELETE", "/encounters/{eid}/tokens/0000000000000000", None, (404, 404, 403, 403, 422)),

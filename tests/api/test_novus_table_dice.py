@@ -158,7 +158,7 @@ def test_given_an_exploding_hit_and_a_disarm_when_asked_face_by_face_then_so_far
     )
     assert (s1["for"], s1["label"]) == (
         ids["Goblin"],
-        "Goblin's Save vs. Str (TN 22, Disarm Foe): open-ended 2d10 (a 10 explodes, a 1 "
+        "Goblin's Save vs. Str (Disarm Foe): open-ended 2d10 (a 10 explodes, a 1 "
         "implodes, a 1 with a 10 is a Nova)",
     )
     assert s3["label"] == (  # NOV-CORE-3

@@ -72,7 +72,10 @@ def test_given_a_players_token_when_he_starts_his_turn_attacks_and_rolls_damage_
     r = as_player(client, token, eid, {"type": "roll_damage", "dice": {"damage": [5]}})
     assert r.status_code == 200, r.text
     orc_view = next(c for c in r.json()["encounter"]["combatants"] if c["id"] == orc)
-    assert orc_view["pv"] == 20 - (5 + 2 + 3)
+    # the narrator's orc: the player reads his health in words (docs/visibility.md)
+    assert (orc_view["pv"], orc_view["health_state"]) == (None, "badly_hurt")
+    gm = client.get(f"/encounters/{eid}").json()
+    assert next(c for c in gm["combatants"] if c["id"] == orc)["pv"] == 20 - (5 + 2 + 3)
 
 
 def test_given_a_player_when_he_sets_the_narrators_judgements_then_403_and_nothing_recorded(

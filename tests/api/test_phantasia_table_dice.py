@@ -165,14 +165,14 @@ def test_given_a_blow_that_drops_the_orc_then_the_death_check_is_asked_with_the_
     )
     assert (
         needed["label"]
-        == "Orc's death check (falls unconscious at −3 PV): 1d100, 3 or less kills him"
+        == "Orc's death check (falls unconscious): 1d100, his negative damage or less kills him"
     )
     story = [(e["type"], e["text"]) for e in second["so_far"]]
     assert [t for t, _ in story] == ["DamageApplied", "StatusApplied", "StatusApplied"]
     assert "Orc takes 8 damage" in story[0][1] and "PV 5 → −3" in story[0][1]
     es = client.post(f"/encounters/{eid}/commands", params={"lang": "es"}, json=body).json()
     assert es["needed"]["label"] == (
-        "Chequeo de muerte de Orc (cae inconsciente con −3 PV): 1d100, 3 o menos lo mata"
+        "Chequeo de muerte de Orc (cae inconsciente): 1d100, su daño negativo o menos lo mata"
     )
     assert "Orc recibe 8" in es["so_far"][0]["text"]
     before = events(client, eid)

@@ -35,6 +35,12 @@ def player_answers(client: TestClient, eid: str, headers: dict[str, str]) -> str
     return "\n".join(texts)
 
 
+def seeded_encounter(client: TestClient, book: str, name: str) -> str:
+    """A new encounter of `book` on seeded dice (reproducible, as a property test needs)."""
+    body = {"name": name, "ruleset": book, "dice_source": "seeded", "seed": name.lower()}
+    return client.post("/encounters", json=body).json()["id"]
+
+
 @pytest.mark.parametrize("book", sorted(BOOKS))
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
@@ -43,11 +49,7 @@ def test_given_random_fights_with_hidden_combatants_then_no_player_answer_names_
 ) -> None:
     client = sqlite_client
     hero_stats, foe_stats = BOOKS[book]
-    r = client.post(
-        "/encounters",
-        json={"name": "Hidden", "ruleset": book, "dice_source": "seeded", "seed": "hid"},
-    )
-    eid = r.json()["id"]
+    eid = seeded_encounter(client, book, "Hidden")
     hero = client.post(
         f"/encounters/{eid}/combatants", json={"name": "Hero", "side": "a", "stats": hero_stats}
     ).json()["id"]
@@ -77,6 +79,75 @@ def test_given_random_fights_with_hidden_combatants_then_no_player_answer_names_
                 "combatant": who,
                 "earlier": earlier,
             }
+        else:
+            offered = client.get(f"/encounters/{eid}/choices").json()["choices"]
+            if not offered:
+                break
+            body = data.draw(st.sampled_from(offered), label="choice")["command"]
+        r = client.post(f"/encounters/{eid}/commands", json=body)
+        assert r.status_code in (200, 422), r.text
+
+
+FIGURES = {  # the health figures of each book's combatant view (docs/visibility.md)
+    "novus": ("hits", "max_hits"),
+    "wits": ("health", "max_health"),
+    "phantasia": ("pv", "max_pv", "negative_damage"),
+}
+FOES = {
+    "novus": novus_stats(hits=71),
+    "wits": farthan(health=71),
+    "phantasia": {**ORC, "pv": 71},
+}
+HEALTH_FIELDS = {"hits", "max_hits", "stats", "hits_before", "hits_after", "negative_damage"}
+
+
+@pytest.mark.parametrize("book", sorted(BOOKS))
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_given_random_fights_then_no_player_answer_holds_the_gms_foes_figures_or_notes(
+    sqlite_client: TestClient, book: str, data: st.DataObject
+) -> None:
+    client = sqlite_client
+    eid = seeded_encounter(client, book, "Concealed")
+    add = lambda name, stats: client.post(  # noqa: E731
+        f"/encounters/{eid}/combatants", json={"name": name, "side": name, "stats": stats}
+    ).json()["id"]
+    hero, foe = add("Hero", BOOKS[book][0]), add("Foe", FOES[book])
+    token = client.post(f"/encounters/{eid}/tokens", json={"combatants": [hero]}).json()["token"]
+    player = {"Authorization": f"Bearer {token}"}
+    notes: list[str] = []
+    for step in range(data.draw(st.integers(5, 25), label="commands")):
+        # then: the view, the events and the log hold none of the foe's figures, no note
+        view = client.get(f"/encounters/{eid}", headers=player, auth=None).json()
+        shown = next(c for c in view["combatants"] if c["id"] == foe)
+        assert all(shown[name] is None for name in FIGURES[book]), shown
+        assert shown["health_state"] in ("unhurt", "hurt", "badly_hurt", "down")
+        events = client.get(f"/encounters/{eid}/events", headers=player, auth=None).json()
+        for rec in events["events"]:
+            about_foe = rec["data"].get("combatant") == foe
+            held = {k for k, v in rec["data"].items() if k in HEALTH_FIELDS and v is not None}
+            assert not (about_foe and held), rec
+        read = player_answers(client, eid, player)
+        assert not [note for note in notes if note in read]
+        gm_log = client.get(f"/encounters/{eid}/log").json()["lines"]
+        player_log = {
+            line["position"]: line["text"]
+            for line in client.get(f"/encounters/{eid}/log", headers=player, auth=None).json()[
+                "lines"
+            ]
+        }
+        gm_events = {
+            e["position"]: e for e in client.get(f"/encounters/{eid}/events").json()["events"]
+        }
+        for line in gm_log:
+            data_ = gm_events[line["position"]]["data"]
+            if data_.get("combatant") == foe and data_.get("hits_after") is not None:
+                assert f"→ {data_['hits_after']}" not in player_log[line["position"]]
+        # when: the GM notes something, or the fight goes on by a choice
+        if data.draw(st.integers(0, 5), label="note?") == 0:
+            notes.append(f"Zqx note {step}")
+            body: dict[str, Any] = {"type": "take_note", "text": notes[-1]}
+            body |= {"combatant": foe} if data.draw(st.booleans(), label="on the foe") else {}
         else:
             offered = client.get(f"/encounters/{eid}/choices").json()["choices"]
             if not offered:

@@ -303,10 +303,10 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
     death = needed(t, c.RollDamage(), damage=[4])  # (4 + 0 + 1) × 2 = 10: 3 → −7 PV
     assert (death["roll"], death["sides"], death["for"]) == ("death", 100, t.ids["Endimion"])
     assert death["label"] == (
-        "Endimion's death check (falls unconscious at −7 PV): 1d100, 7 or less kills him"
+        "Endimion's death check (falls unconscious): 1d100, his negative damage or less kills him"
     )
     assert death["label_es"] == (
-        "Chequeo de muerte de Endimion (cae inconsciente con −7 PV): 1d100, 7 o menos lo mata"
+        "Chequeo de muerte de Endimion (cae inconsciente): 1d100, su daño negativo o menos lo mata"
     )
     events = t.run(c.RollDamage(), damage=[4], death=[50])
     assert not of_type(events, "DeathChecked")[0].dies

@@ -372,7 +372,7 @@ def test_given_an_implosion_when_sent_one_face_at_a_time_then_it_asks_to_subtrac
     )
     with pytest.raises(DiceNeeded) as e:
         f.run(save)
-    assert e.value.needed["label"].startswith("Brakka's Save vs. Con (TN 20, poison): open-ended")
+    assert e.value.needed["label"].startswith("Brakka's Save vs. Con (poison): open-ended")
 
 
 def test_given_the_gm_when_asking_then_the_overrides_name_what_a_modifier_applies_to(

@@ -175,11 +175,12 @@ def slide_to(page: Any, version: int) -> None:
     page.wait_for_selector(f"#replay[data-shown='{version}']", timeout=5_000)
 
 
-def shown_values(page: Any) -> dict[str, int]:
+def shown_values(page: Any) -> dict[str, int | None]:
     return page.eval_on_selector_all(
         "#combatants .card",
         "cards => Object.fromEntries(cards.map(c => [c.dataset.combatant,"
-        " Number(c.querySelector('.meter-label .value').dataset.value)]))",
+        " c.querySelector('.meter-label .value').dataset.value === undefined ? null"
+        " : Number(c.querySelector('.meter-label .value').dataset.value)]))",
     )
 
 
@@ -545,8 +546,21 @@ def test_given_a_players_link_then_the_replay_opens_for_him_too(open_context: An
     page.wait_for_selector("body[data-events=ready]")
     assert "token=" not in page.url  # taken out of the address bar, kept in this browser
     slide_to(page, at["voided"] + 1)
-    api = {c["id"]: c["health"] for c in fight.get(version=at["voided"] + 1)["combatants"]}
-    assert shown_values(page) == api
+    hers = fight.http.get(
+        f"/encounters/{fight.id}",
+        params={"version": at["voided"] + 1},
+        headers={"Authorization": f"Bearer {r.json()['token']}"},
+    ).json()
+    api = {c["id"]: c["health"] for c in hers["combatants"]}
+    assert shown_values(page) == api  # the GM's Farthan: his health in words, no figure
+    farthan = page.locator(f"#combatants .card[data-combatant='{fight.ids['Farthan']}']")
+    state = next(c for c in hers["combatants"] if c["id"] == fight.ids["Farthan"])
+    assert api[fight.ids["Farthan"]] is None and state["health_state"]
+    assert state["health_state"].replace("_", " ") in farthan.inner_text()
+    assert farthan.get_by_role("meter").get_attribute("aria-valuetext") == state[
+        "health_state"
+    ].replace("_", " ")
+    assert fight.ids["Farthan"] not in chart_ends(page)  # no line of figures she may not read
     assert page.locator("#badge").inner_text().startswith("✔ Hash chain intact")
     page.get_by_text("Forking is the GM's").wait_for()
     assert page.locator("#fork-form").is_hidden()

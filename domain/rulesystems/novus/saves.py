@@ -27,9 +27,10 @@ def roll_save(
     who = ctx.state.combatants[combatant]
     bonus = stats_of(who).bonuses.of(stat)  # type: ignore[arg-type]
     mods = with_situational({f"{stat} bonus": bonus, "save": SAVE_BONUS}, modifiers or {})
-    for_ = f", {purpose}" if purpose else ""
+    for_ = f" ({purpose})" if purpose else ""
+    # no TN in what the table is asked: a save's TN is the GM's secret (docs/visibility.md)
     asking = Asking(
-        who.id, f"{who.name}'s Save vs. {stat.capitalize()} (TN {tn}{for_})", f"{who.name}'s Save"
+        who.id, f"{who.name}'s Save vs. {stat.capitalize()}{for_}", f"{who.name}'s Save"
     )
     roll = open_2d10(ctx.dice, roll_name, mods, asking)
     saved = roll.total >= tn  # NOV-CORE-1: equal succeeds

@@ -21,15 +21,18 @@ from domain.rulesystems.novus import (
     snags,
 )
 from domain.rulesystems.novus import choices as novus_choices
+from domain.rulesystems.novus import view as novus_views
 from domain.rulesystems.novus.stats import NovusStats
 from domain.rulesystems.novus.view import novus_view
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
+from domain.visibility import HealthState
 
 STATS = ("str", "dex", "spd", "con", "wil", "wis")
 
 
 class NovusRules(RuleSystem):
     name = "novus"
+    health_figures = novus_views.HEALTH_FIGURES
     stats_model = NovusStats
     conditions: ClassVar[frozenset[str]] = frozenset(
         {
@@ -75,6 +78,9 @@ class NovusRules(RuleSystem):
             "boons": [vars(b) for b in boons.TABLE.values()],
             "snags": [vars(s) for s in snags.TABLE.values()],
         }
+
+    def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
+        return novus_views.health_state(state, who)
 
     def view(self, state: EncounterState) -> dict[str, Any]:
         return novus_view(state)

@@ -6,6 +6,16 @@ from typing import Any
 
 from domain.rulesystems.novus import combat, rounds
 from domain.state import CombatantState, EncounterState
+from domain.visibility import HealthState, described
+
+# the health figures of combatant_view: players see them as the GM shows his health
+# (docs/visibility.md); the described state stands for them
+HEALTH_FIGURES = ("hits", "max_hits")
+
+
+def health_state(state: EncounterState, who: CombatantState) -> HealthState:
+    """His health in words: down at 0 hits or less (helpless, dying or dead, NOV-HITS-3)."""
+    return described(who.hits, who.max_hits, who.hits <= 0)
 
 
 def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from domain import events as ev
 from domain.dice import Ask, roll_plain
 from domain.rulesystems.base import Context
 from domain.rulesystems.phantasia import statuses
-from domain.rulesystems.phantasia.asks import pv
 from domain.rulesystems.phantasia.checks import roll_check
 from domain.rulesystems.phantasia.record import end_status, record_check, record_status
 from domain.rulesystems.phantasia.turns import check_parts, moment, stats_of
@@ -141,10 +140,7 @@ def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> No
             ctx,
             who.id,
             cause,
-            why=(
-                f"hit again while unconscious, at {pv(who.hits)} PV",
-                f"recibe daño estando inconsciente, con {pv(who.hits)} PV",
-            ),
+            why=("hit again while unconscious", "recibe daño estando inconsciente"),
         )
     elif who.hits <= 0:
         fall_unconscious(ctx, who.id, cause)
@@ -191,14 +187,14 @@ def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
             cause=cause,
             combatant=who.id,
             status="unconscious",
-            reason=f"{who.hits} PV (PHA-DTH-2)",
+            reason="PV ≤ 0 (PHA-DTH-2)",  # no figure: players may not read his PV
         )
     lie_prone(ctx, who.id, cause, "unconscious (PHA-STS-8)")
     death_check(
         ctx,
         who.id,
         cause,
-        why=(f"falls unconscious at {pv(who.hits)} PV", f"cae inconsciente con {pv(who.hits)} PV"),
+        why=("falls unconscious", "cae inconsciente"),
     )
 
 
@@ -228,11 +224,9 @@ def death_check(
     negative = negative_damage(who)
     if reroll:
         why = ("re-rolled with a PHANTÄSIA point", "repetido con un punto de PHANTÄSIA")
-    en, es = why or (f"at {pv(who.hits)} PV", f"con {pv(who.hits)} PV")
-    if negative:
-        kills_en, kills_es = f"{negative} or less kills him", f"{negative} o menos lo mata"
-    else:
-        kills_en, kills_es = "at 0 PV no roll kills him", "con 0 PV ninguna tirada lo mata"
+    # no figure in what the table is asked: players may not read a GM's creature's PV
+    en, es = why or ("unconscious", "inconsciente")
+    kills_en, kills_es = "his negative damage or less kills him", "su daño negativo o menos lo mata"
     ask = Ask(
         who.id,
         f"{who.name}'s death check ({en}): 1d100, {kills_en}",
@@ -256,7 +250,7 @@ def death_check(
             cause=checked,
             combatant=who.id,
             status="dead",
-            reason=f"death check {roll.dice_total} ≤ {negative} (PHA-DTH-2)",
+            reason=f"death check d100 {roll.dice_total} (PHA-DTH-2)",
         )
     if not dies and reroll and who.has("dead"):
         end_status(
@@ -278,5 +272,5 @@ def wake_if_healed(ctx: Context, combatant: str, cause: int) -> None:
             cause=cause,
             combatant=who.id,
             status="unconscious",
-            reason=f"healed to {who.hits} PV (PHA-DTH-5)",
+            reason="PV ≥ 1 (PHA-DTH-5)",
         )

@@ -7,10 +7,12 @@ from typing import Any, ClassVar
 from domain import commands as c
 from domain.rulesystems.base import Choice, Context, RuleSystem
 from domain.rulesystems.phantasia import actions, attacks, choices, statuses, turns, upkeep
+from domain.rulesystems.phantasia import view as phantasia_views
 from domain.rulesystems.phantasia.record import end_status
 from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats
 from domain.rulesystems.phantasia.view import phantasia_view
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
+from domain.visibility import HEALTH_WORDS, HealthState
 
 # PHA-ACT-7..19: the action list, one action point each (PHA-ACT-1); ☻ offensive (PHA-ACT-2)
 CATALOGUE = [
@@ -125,6 +127,7 @@ CATALOGUE = [
 
 class PhantasiaRules(RuleSystem):
     name = "phantasia"
+    health_figures = phantasia_views.HEALTH_FIGURES
     stats_model = PhantasiaStats
     options_model = PhantasiaOptions
     shared_initiative = True  # a group's one roll, simultaneous turns (PHA-INIT-1, -3)
@@ -140,12 +143,16 @@ class PhantasiaRules(RuleSystem):
     def describe(self) -> dict[str, Any]:
         return {
             **super().describe(),
+            "health_states_es": {state: w["es"] for state, w in HEALTH_WORDS.items()},
             "statuses": {
                 name: {k: v for k, v in spec.items() if k in ("es", "kind", "rule", "mods")}
                 for name, spec in statuses.STATUSES.items()
             },
             "fumble_table": attacks.FUMBLES,
         }
+
+    def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
+        return phantasia_views.health_state(state, who)
 
     def view(self, state: EncounterState) -> dict[str, Any]:
         return phantasia_view(state)

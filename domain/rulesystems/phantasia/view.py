@@ -15,6 +15,16 @@ from domain.rulesystems.phantasia.stats import (
     max_pm,
 )
 from domain.state import CombatantState, EncounterState
+from domain.visibility import HealthState, described
+
+# the health figures of combatant_view: players see them as the GM shows his health
+# (docs/visibility.md); the described state stands for them
+HEALTH_FIGURES = ("pv", "max_pv", "negative_damage")
+
+
+def health_state(state: EncounterState, who: CombatantState) -> HealthState:
+    """His PV in words: down when unconscious or dead (PHA-DTH-2)."""
+    return described(who.hits, who.max_hits, who.has("unconscious") or who.has("dead"))
 
 
 def _figure(parts: dict[str, int]) -> int:

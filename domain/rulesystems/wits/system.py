@@ -8,10 +8,12 @@ from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Choice, Context, RuleSystem
 from domain.rulesystems.wits import actions, attacks, turns
+from domain.rulesystems.wits import view as wits_views
 from domain.rulesystems.wits.choices import choices
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
 from domain.rulesystems.wits.view import wits_view
-from domain.state import EncounterState
+from domain.state import CombatantState, EncounterState
+from domain.visibility import HealthState
 
 # Default WIT-ACT-3: what each action uses of the round's two (WIT-ACT-1)
 CATALOGUE = [
@@ -44,6 +46,7 @@ CATALOGUE = [
 
 class WitsRules(RuleSystem):
     name = "wits"
+    health_figures = wits_views.HEALTH_FIGURES
     stats_model = WitsStats
     options_model = WitsOptions
     conditions: ClassVar[frozenset[str]] = frozenset(
@@ -59,6 +62,9 @@ class WitsRules(RuleSystem):
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "called_shots": dict(attacks.CALLED_SHOT)}
+
+    def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
+        return wits_views.health_state(state, who)
 
     def view(self, state: EncounterState) -> dict[str, Any]:
         return wits_view(state)

@@ -85,7 +85,7 @@ def check_turn(state: EncounterState, who: CombatantState, out_of_order: bool) -
     if is_down(state, who):
         raise RuleViolation(
             "WIT-AMB-11",
-            f"{who.name} is down ({who.hits} Current Health); the GM rules his state",
+            f"{who.name} is down; the GM rules his state",
             field="combatant",
         )
     waiting = pending_attack(state)

@@ -6,6 +6,16 @@ from typing import Any
 
 from domain.rulesystems.wits import turns
 from domain.state import CombatantState, EncounterState
+from domain.visibility import HealthState, described
+
+# the health figures of combatant_view: players see them as the GM shows his health
+# (docs/visibility.md); the described state stands for them
+HEALTH_FIGURES = ("health", "max_health")
+
+
+def health_state(state: EncounterState, who: CombatantState) -> HealthState:
+    """His Current Health in words: down as the view says it (WIT-AMB-11)."""
+    return described(who.hits, who.max_hits, turns.is_down(state, who))
 
 
 def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
