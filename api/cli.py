@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -218,35 +219,10 @@ def demo(
 
 
 def _demo_table(ruleset: str, view: dict[str, Any]) -> Table:
-    """The state after the demo: hits (Novus), Current Health (Wits) or PV (PHANTÄSIA)."""
-    if ruleset in ("wits", "phantasia"):
-        table = _hits_table(view["combatants"])
-        what = "PV" if ruleset == "phantasia" else "Current Health"
-        table.title = f"After round {view['round'] - 1}: {what}"
-        return table
-    table = Table(title=f"After round {view['round'] - 1}: hits")
-    for column in ("Combatant", "Side", "Hits", "Bleeding", "Daze", "Stun", "State"):
-        table.add_column(column)
-    for c in view["combatants"]:
-        state = (
-            "dead"
-            if c["dead"]
-            else "dying"
-            if c["dying"]
-            else "helpless"
-            if c["helpless"]
-            else "fighting"
-        )
-        table.add_row(
-            c["name"],
-            c["side"],
-            f"{c['hits']}/{c['max_hits']}",
-            str(c["bleeding"]),
-            str(c["daze_count"]),
-            str(c["stun_count"]),
-            state,
-        )
-    return table
+    """The state after the demo: hits (Novus), Current Health (Wits) or PV (PHANTÄSIA), in
+    the table `replay` prints after each round."""
+    what = {"wits": "Current Health", "phantasia": "PV"}.get(ruleset, "hits")
+    return _hits_table(view["combatants"], title=f"After round {view['round'] - 1}: {what}")
 
 
 def _export_file(path: Path) -> Any:
@@ -464,19 +440,39 @@ def replay(
         console.print(_hits_table(chunk["combatants"], spanish))
 
 
-def _hits_table(combatants: list[dict], spanish: bool = False) -> Table:
-    """Hits (Novus: with bleeding, daze and stun), Current Health (Wits: with aim) or PV
-    (PHANTÄSIA: with PM and statuses, in Spanish if asked)."""
+def _figure(n: int) -> str:
+    """'12', '−3': a negative figure with a true minus sign, as the log lines print it."""
+    return str(n) if n >= 0 else f"−{-n}"
+
+
+_BAR = 10  # the bar's cells: the widest book's table fits in 80 columns
+
+
+def _novus_state(c: dict[str, Any]) -> str:
+    if c["dead"]:
+        return "dead"
+    return "dying" if c["dying"] else "helpless" if c["helpless"] else "fighting"
+
+
+def _hits_table(combatants: list[dict], spanish: bool = False, title: str | None = None) -> Table:
+    """The combatants' table, one style for every rule book (`demo` after the fight, `replay`
+    after each round): name, side, hits with a bar, and the book's own columns: bleeding,
+    daze, stun and state (Novus), aim and conditions (Wits), PM and statuses (PHANTÄSIA, in
+    Spanish if asked)."""
     wits = bool(combatants) and "health" in combatants[0]
     phantasia = bool(combatants) and "pv" in combatants[0]
-    table = Table(show_header=True, box=None)
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
     if phantasia:
-        extra = ("PM", "Status" if spanish else "Statuses")
+        extra: tuple[str, ...] = ("PM", "Estados" if spanish else "Statuses")
         head = "PV"
     else:
-        extra = ("Aim", "Conditions") if wits else ("Bleeding", "Daze", "Stun")
+        extra = ("Aim", "Conditions") if wits else ("Bleeding", "Daze", "Stun", "State")
         head = "Health" if wits else "Hits"
-    for column in ("Combatiente" if spanish else "Combatant", head, "", *extra):
+    name, side = ("Combatiente", "Bando") if spanish else ("Combatant", "Side")
+    for column in (name, side, head):
+        table.add_column(column, no_wrap=True)
+    table.add_column("", no_wrap=True, min_width=_BAR)  # the bar
+    for column in extra:
         table.add_column(column)
     for c in combatants:
         if phantasia:
@@ -489,11 +485,22 @@ def _hits_table(combatants: list[dict], spanish: bool = False) -> Table:
             cells = (f"+{c['aim']}" if c["aim"] else "", ", ".join([*down, *c["conditions"]]))
         else:
             now, most = c["hits"], c["max_hits"]
-            cells = (str(c["bleeding"]), str(c["daze_count"]), str(c["stun_count"]))
+            cells = (
+                str(c["bleeding"]),
+                str(c["daze_count"]),
+                str(c["stun_count"]),
+                _novus_state(c),
+            )
         share = max(0, min(1, now / most)) if most else 0
-        bar = "█" * round(share * 20) + "░" * (20 - round(share * 20))
+        bar = "█" * round(share * _BAR) + "░" * (_BAR - round(share * _BAR))
         colour = "green" if share > 0.5 else "yellow" if share > 0.25 else "red"
-        table.add_row(c["name"], f"{now}/{most}", f"[{colour}]{bar}[/{colour}]", *cells)
+        table.add_row(
+            escape(c["name"]),
+            escape(c["side"] or ""),
+            f"{_figure(now)}/{most}",
+            f"[{colour}]{bar}[/{colour}]",
+            *cells,
+        )
     return table
 
 

@@ -341,3 +341,64 @@ def test_given_a_file_that_is_no_export_when_verifying_then_exit_2_saying_what_i
     other.write_text('{"a": 1}\n')
     result = runner.invoke(app, ["verify", str(other)], env=env)
     assert result.exit_code == 2 and "are not event records" in result.output
+
+
+def _table_after(out: str, title: str) -> list[str]:
+    """The lines of the table printed under `title`, up to the line after it."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if title in line)
+    end = next(i for i, line in enumerate(lines) if i > start and line.startswith("Encounter "))
+    return lines[start + 1 : end]
+
+
+def _frame(table: list[str]) -> set[str]:
+    """The box-drawing characters a table is drawn with (its style), not its bars."""
+    return {ch for line in table for ch in line if "\u2500" <= ch <= "\u257f"}
+
+
+@pytest.mark.parametrize("ruleset", ["wits", "phantasia"])
+def test_given_each_book_when_its_demo_prints_the_state_then_its_table_is_drawn_as_novus_is(
+    tmp_path, ruleset
+):
+    # given: the Novus demo's table and another book's, both at 80 columns
+    def table(book: str) -> list[str]:
+        result = runner.invoke(
+            app,
+            ["demo", "--ruleset", book, "--database", str(tmp_path / f"{book}.db")],
+            env={"COLUMNS": "80"},
+        )
+        assert result.exit_code == 0, result.output
+        return _table_after(result.output, "After round 3: ")
+
+    novus, other = table("novus"), table(ruleset)
+    # then: the same frame, the same leading columns, every line within the terminal
+    assert _frame(other) == _frame(novus) != set()
+    for shown in (novus, other):
+        header = next(line for line in shown if "Combatant" in line)
+        assert header.split()[:2] == ["Combatant", "Side"]
+        assert all(len(line) <= 80 for line in shown)
+
+
+def test_given_a_phantasia_fight_when_replayed_in_spanish_then_the_table_headers_are_spanish(
+    tmp_path,
+):
+    # given: the PHANTÄSIA demo, stored
+    db = tmp_path / "phantasia.db"
+    played = runner.invoke(app, ["demo", "--ruleset", "phantasia", "--database", str(db)])
+    assert played.exit_code == 0, played.output
+    with Fraylog(Settings(sqlite_path=str(db))) as fraylog:
+        (summary,) = fraylog.list_encounters()
+    env = {"COLUMNS": "120", "FRAYLOG_SQLITE_PATH": str(db)}
+    # when: it is replayed in Spanish, and in English
+    spanish = runner.invoke(app, ["replay", summary["id"], "--lang", "es"], env=env)
+    english = runner.invoke(app, ["replay", summary["id"]], env=env)
+
+    # then: each round's table is headed in the replay's language
+    def heads(out: str, first: str) -> list[list[str]]:
+        return [line.split() for line in out.splitlines() if line.split()[:1] == [first]]
+
+    assert (
+        heads(spanish.output, "Combatiente")
+        == [["Combatiente", "Bando", "PV", "PM", "Estados"]] * 3
+    )
+    assert heads(english.output, "Combatant") == [["Combatant", "Side", "PV", "PM", "Statuses"]] * 3
