@@ -437,10 +437,11 @@ def _attack(e: Any, s: EncounterState, es: bool) -> str:
     for r in e.results:
         target = _who(s, r["target"])
         if r["rolled_by"] == "automatic":
+            double = (", daño doble" if es else ", double damage") if r["doubled"] else ""
             lines.append(
-                f"{target} no puede defenderse: impacto automático"
+                f"{target} no puede defenderse: impacto automático{double}"
                 if es
-                else f"{target} is helpless: an automatic hit"
+                else f"{target} is helpless: an automatic hit{double}"
             )
             continue
         if r["rolled_by"] == "gm":

@@ -423,6 +423,7 @@ def _against(
             "rolled_by": "automatic",
             "automatic": True,
             "hit": True,
+            "doubled": True,  # PHA-ATK-4: ×2, its reason in `doublings`
             "follows": True,
             "doublings": ["paralysed" if target.has("paralysed") else "asleep"],
         }, attacker_roll
@@ -676,7 +677,7 @@ def roll_damage(ctx: Context, cmd: c.RollDamage) -> None:
     for r in hits:
         target = ctx.state.combatants[r["target"]]
         doublings = list(r.get("doublings", []))
-        if r["doubled"]:
+        if r["doubled"] and r["rolled_by"] != "automatic":  # automatic: its `doublings`
             if r["rolled_by"] == "defender":
                 if r["target"] not in cmd.shield_breaks:  # PHA-DEF-3
                     doublings.append("fumbled defense (PHA-CRIT-7)")
