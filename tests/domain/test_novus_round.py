@@ -8,6 +8,7 @@ Vectors and the rules they test (from the rule files):
 - NOV-TV-20: NOV-END-1
 - NOV-TV-23: NOV-HASTE-1, NOV-HASTE-2
 - NOV-TV-49: NOV-MOVE-1
+- Default NOV-AMB-10 (a round whose whole budget was carried takes no new action): NOV-DECL-3
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.novus.choices import choices as novus_choices
 from tests.builders import Table, novus_stats, of_type, target_stats
+from tests.choices_play import of, offered
 
 
 def test_given_speed_2_wisdom_1_when_rolling_7_and_9_then_ip_19() -> None:
@@ -95,6 +98,60 @@ def test_given_budget_5_when_declaring_power_attack_alone_then_2_ap_carried_and_
     t.resolve([5, 5])
     with pytest.raises(RuleViolation):  # 3 AP left, a 4 AP attack does not fit alongside
         t.declare("A", {"kind": "melee_attack", "target": "B", "weapon": "sword"})
+
+
+def _reloading_heavy_crossbow() -> Table:
+    """A (IP 19) reloads a Heavy crossbow (10 AP): 5 this round, 5 carried, so round 2's
+    whole budget is gone (NOV-DECL-4); B (IP 12) declares nothing. Round 2, B declared."""
+    t = Table()
+    t.add("A", novus_stats())
+    t.add("B", target_stats())
+    t.ip("A", 19), t.ip("B", 12)
+    t.declare("B")
+    events = t.declare("A", {"kind": "reload_heavy_crossbow"})
+    assert (events[0].ap_spent, events[0].ap_carried) == (5, 5)
+    t.run(c.EndRound())
+    t.declare("B")
+    return t
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "draw_weapon"},
+        {"kind": "power_attack", "target": "B", "weapon": "sword"},  # over budget, alone
+        {"kind": "prepare_reroll"},  # "the whole round", which is 0 AP
+    ],
+    ids=lambda a: a["kind"],
+)
+def test_given_a_round_whose_whole_budget_was_carried_when_declaring_an_action_then_refused(
+    action: dict,
+) -> None:
+    t = _reloading_heavy_crossbow()  # Default NOV-AMB-10
+    assert t.who("A")["ap_budget"] == 0
+    recorded = len(t.history())
+    with pytest.raises(RuleViolation) as e:
+        t.declare("A", action)
+    assert (e.value.rule, e.value.field) == ("NOV-DECL-3", "actions")
+    assert len(t.history()) == recorded
+    assert t.view["next_to_declare"] == t.ids["A"]
+
+
+def test_given_a_round_whose_whole_budget_was_carried_when_declaring_nothing_then_reload_resolves():
+    t = _reloading_heavy_crossbow()
+    events = t.declare("A")
+    assert (events[0].ap_budget, events[0].ap_spent, events[0].ap_carried) == (0, 0, 0)
+    assert [(a["kind"], a["round"]) for a in t.view["actions"]] == [("reload_heavy_crossbow", 2)]
+
+
+def test_given_a_round_whose_whole_budget_was_carried_when_asking_choices_then_only_no_action():
+    t = _reloading_heavy_crossbow()
+    (declaration,) = of(offered(t), "declare", t.ids["A"])  # NOV-DECL-3, Default NOV-AMB-10
+    assert declaration["command"]["actions"] == []
+    assert declaration["label"] == "A declares no action"
+    assert declaration["fields"]["actions"]["maxItems"] == 0
+    candidates = [x for x in novus_choices(t.state) if x["combatant"] == t.ids["A"]]
+    assert [x["command"]["actions"] for x in candidates if x["type"] == "declare"] == [[]]
 
 
 def test_given_haste_when_declaring_dodge_and_two_attacks_then_10_ap_accepted() -> None:

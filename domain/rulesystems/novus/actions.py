@@ -241,13 +241,27 @@ class Budget:
     carried: int = 0
 
 
+def takes_new_action(budget: int) -> bool:
+    """NOV-DECL-3 (Default NOV-AMB-10): a round whose whole budget a multi-round action
+    carried away takes no new action; it would take none of the round's AP."""
+    return budget > 0
+
+
 def check_budget(kinds: list[ActionKind], costs: list[int], budget: int) -> Budget:
-    """NOV-DECL-3: everything must fit, except one action alone that takes the whole round."""
+    """NOV-DECL-3: everything must fit, except one action alone that takes the whole round
+    (none when a multi-round action took the whole round's budget, Default NOV-AMB-10)."""
     total = sum(costs)
     spells = sum(1 for k in kinds if k.spell)
     if spells > 1:  # NOV-HASTE-2 (Default NOV-AMB-20: for everyone)
         raise RuleViolation(
             "NOV-HASTE-2", "no more than one spell can be cast in a round", field="actions"
+        )
+    if costs and not takes_new_action(budget):
+        raise RuleViolation(
+            "NOV-DECL-3",
+            "a multi-round action took all of this round's AP (budget 0): no new action "
+            "can be declared, as it would take none of this round's AP",
+            field="actions",
         )
     if total <= budget:
         return Budget(budget, costs, total, 0)

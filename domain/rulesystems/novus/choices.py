@@ -206,11 +206,13 @@ def _weapons_for(kind: str, stats: NovusStats, who: CombatantState) -> list[str 
 
 def _declared_label(state: EncounterState, who: CombatantState, spec: dict[str, Any]) -> str | None:
     """`Brakka declares Basic Melee Attack on Goblin with the sword (4 AP)`; None for an
-    action its cost refuses (NOV-AP-1: a weapon that does not suit it)."""
+    action its cost refuses (NOV-AP-1: a weapon that does not suit it) or the budget does
+    (NOV-DECL-3: a move over it, any action when the round's whole budget was carried)."""
     kind = act.CATALOGUE[spec["kind"]]
     budget = rounds.ap_budget(state, who)
     try:
         cost = budget if kind.kind == "prepare_reroll" else act.cost_of(ActionSpec(**spec), _s(who))
+        act.check_budget([kind], [cost], budget)
     except RuleViolation:
         return None
     what = kind.label
@@ -240,9 +242,12 @@ def _declare_fields(state: EncounterState, who: CombatantState) -> dict[str, Any
     return {
         "actions": {
             "type": "array",
-            "maxItems": 12,
+            "maxItems": 12 if act.takes_new_action(budget) else 0,
             "description": f"Actions for this round within {budget} AP (NOV-DECL-3); one "
-            "action that does not fit may be declared alone and spills over (NOV-DECL-4).",
+            "action that does not fit may be declared alone and spills over (NOV-DECL-4)."
+            if act.takes_new_action(budget)
+            else "None: a multi-round action took all of this round's AP (NOV-DECL-3, "
+            "Default NOV-AMB-10).",
             "items": {
                 "type": "object",
                 "properties": {
