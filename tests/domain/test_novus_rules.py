@@ -354,7 +354,7 @@ def test_nov_res_3_hold_and_cancel_resolve_out_of_ip_order() -> None:
     assert [t.state.combatants[a["combatant"]].name for a in t.view["actions"]] == ["B", "A"]
 
 
-def test_a_declared_block_counts_fighting_defensively_still_in_force() -> None:
+def test_given_a_hasted_blocker_fighting_defensively_when_his_block_resolves_then_the_ab_is_off():
     t = Table()  # NOV-FDEF-3, NOV-CMV-2
     t.add("A", novus_stats(), side="h")  # block skill 9
     t.add("B", novus_stats(), side="f")
@@ -368,9 +368,10 @@ def test_a_declared_block_counts_fighting_defensively_still_in_force() -> None:
     )
     block = of_type(t.resolve(dice={"block": [5, 5]}), "BlockRolled")[0]
     assert block.rolls["block"]["modifiers"]["fighting defensively"] == -4
+    assert block.total == 5 + 5 + 9 - 4  # off the Block roll (docs/rules/novus.md, Block)
 
 
-def test_a_disarmed_blocker_blocks_with_no_skill() -> None:
+def test_given_a_disarmed_blocker_when_his_block_resolves_then_it_has_no_skill() -> None:
     t = pair()  # NOV-CMV-2, Disarm Foe
     t.run(c.SetCondition(combatant=t.ids["A"], condition="disarmed"))
     t.declare("B", {"kind": "melee_attack", "target": "A", "weapon": "club"})
