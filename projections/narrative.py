@@ -164,6 +164,11 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
+def _points(n: int, kind: str) -> str:
+    """'1 Boon Point', '2 Boon Points', '0 Boon Points' (Novus Boon and Snag Points)."""
+    return f"{n} {kind} Point" + ("" if n == 1 else "s")
+
+
 @_line("AttackRolled")
 def _(e: Any, s: EncounterState) -> str:
     (roll,) = e.rolls.values()  # "attack", or "friend_attack" for a Snag
@@ -173,9 +178,10 @@ def _(e: Any, s: EncounterState) -> str:
             f"{roll_text(roll)} vs casting TN {e.defense['casting_tn']}: the spell fails."
         )
     outcome = (
-        f"hit by {e.margin}, {e.boon_points} Boon Point(s)"
+        f"hit by {e.margin}, {_points(e.boon_points, 'Boon')}"
         if e.hit
-        else f"miss by {-e.margin}" + (f", {e.snag_points} Snag Point(s)" if e.snag_points else "")
+        else f"miss by {-e.margin}"
+        + (f", {_points(e.snag_points, 'Snag')}" if e.snag_points else "")
     )
     because = f" ({e.defense['because']})" if e.defense.get("because") else ""
     gm = " [GM override]" if "gm_override" in e.defense else ""
@@ -229,13 +235,13 @@ def _(e: Any, s: EncounterState) -> str:
         )
         or "nothing"
     )
-    return f"{_name(s, e.combatant)} spends {e.points} Boon Point(s): {bought}."
+    return f"{_name(s, e.combatant)} spends {_points(e.points, 'Boon')}: {bought}."
 
 
 @_line("SnagsSpent")
 def _(e: Any, s: EncounterState) -> str:
     taken = ", ".join(x["label"] for x in e.snags) or "nothing (GM)"
-    return f"{_name(s, e.combatant)} spends {e.points} Snag Point(s): {taken}."
+    return f"{_name(s, e.combatant)} spends {_points(e.points, 'Snag')}: {taken}."
 
 
 @_line("ActionsCancelled")

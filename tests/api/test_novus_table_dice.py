@@ -166,7 +166,7 @@ def test_given_an_exploding_hit_and_a_disarm_when_asked_face_by_face_then_so_far
         "is just −10)"
     )
     assert hit[0].startswith("Round 1: Brakka attacks Goblin: 10→9 + 7")
-    assert hit[0].endswith("vs DEF 18: hit by 17, 1 Boon Point(s).")
+    assert hit[0].endswith("vs DEF 18: hit by 17, 1 Boon Point.")
     assert len(hit) == 3 and "Disarm Foe" in hit[1] and "Goblin" in hit[2]
     assert saving == hit  # the save is told once its dice are all in
     types = [e["type"] for e in answer["events"]]

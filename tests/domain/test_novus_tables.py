@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain import commands as c
+from projections.narrative import narrative
 from tests.builders import Table, duel, novus_stats, of_type, target_stats
 
 TWO_POINTS = [10, 10, 5, 1]  # 15 + 11 + AB 9 = 35 against DEF 15: margin 20, 2 Boon Points
@@ -118,3 +119,44 @@ def test_given_a_recorded_snag_then_it_is_logged(snag: str) -> None:
     t = missed_badly()
     spent = t.run(c.SpendSnags(snags=[c.SnagSpec(name=snag)]))[0]
     assert spent.snags[0]["recorded"] and spent.snags[0]["name"] == snag
+
+
+def _point_lines(t: Table) -> list[str]:
+    return [x["text"] for x in narrative(t.history()) if " Point" in x["text"]]
+
+
+@pytest.mark.parametrize(
+    ("dice", "boon", "told"),
+    [
+        ([10, 3, 4], c.BoonSpec(name="knock_prone"), ("hit by 11, 1 Boon Point.", "1 Boon Point:")),
+        (
+            TWO_POINTS,
+            c.BoonSpec(name="initiative_boost", points=2),
+            ("2 Boon Points.", "2 Boon Points:"),
+        ),
+    ],
+)
+def test_given_a_hit_with_boon_points_when_logged_then_one_point_or_points(
+    dice: list[int], boon: c.BoonSpec, told: tuple[str, str]
+) -> None:
+    t = duel(None, target_stats(def_=15, ar=0, hits=80))
+    t.resolve(dice, boons=[boon])
+    attack, spent = _point_lines(t)
+    assert attack.endswith(told[0]) and spent.startswith(f"A spends {told[1]}")
+
+
+@pytest.mark.parametrize(
+    ("dice", "told"),
+    [
+        ([5, 5], ("miss by 11, 1 Snag Point.", "1 Snag Point:")),
+        ([1, 2, 7], ("miss by 25, 2 Snag Points.", "2 Snag Points:")),
+    ],
+)
+def test_given_a_miss_with_snag_points_when_logged_then_one_point_or_points(
+    dice: list[int], told: tuple[str, str]
+) -> None:
+    t = duel(None, target_stats(def_=30, ar=0))  # AB 9: 19 and 5 against DEF 30
+    t.resolve(dice)
+    t.run(c.SpendSnags(snags=[c.SnagSpec(name="strained_muscle")]))
+    attack, spent = _point_lines(t)
+    assert attack.endswith(told[0]) and spent.startswith(f"A spends {told[1]}")

@@ -27,7 +27,7 @@ def test_given_an_exploding_hit_when_logged_then_chain_modifiers_and_damage_are_
     lines = [x["text"] for x in narrative(t.encounter.collect_events())]
     assert (
         "Round 1: A attacks T: 10→4 + 3 = 17 +9 (skill ranks +7, dex bonus +2) = 26 "
-        "[exploded] vs DEF 20: hit by 6, 0 Boon Point(s)."
+        "[exploded] vs DEF 20: hit by 6, 0 Boon Points."
     ) in lines
     assert "T takes 10 (8 base + 6 scaled − 4 armour) (30 → 20)." in lines
 
