@@ -228,3 +228,39 @@ def test_given_a_phantasia_point_then_a_contest_a_jump_or_a_resist_succeeds_at_o
     body = {"type": "jump", "combatant": pc, "kind": "long", "metres": 9, "phantasia_point": True}
     r = client.post(f"/encounters/{eid}/commands", json=body)
     assert r.status_code == 422 and r.json()["rule"] == "PHA-PP-2"  # no point left
+
+
+def test_given_an_entered_ip_with_a_tie_order_when_it_ties_then_both_are_recorded_over_http(
+    client: TestClient,
+):
+    """PHA-INIT-3: the narrator enters a creature's initiative and orders the tie it makes in
+    one command; a tie order that is not the tie made is a 422 naming tie_order."""
+    eid = new_encounter(client, ruleset="phantasia")
+    orc = add_combatant(client, eid, "Orco", ORC, side="orcos")
+    other = add_combatant(client, eid, "Orca", ORC, side="orcos")
+    command(client, eid, {"type": "roll_initiative", "combatant": orc, "ip": 10})
+    wrong = {"type": "roll_initiative", "combatant": other, "ip": 11, "tie_order": [other, orc]}
+    r = client.post(f"/encounters/{eid}/commands", json=wrong)
+    assert r.status_code == 422 and r.json()["field"] == "tie_order", r.text
+    before = len(client.get(f"/encounters/{eid}/events").json()["events"])
+    body = {"type": "roll_initiative", "combatant": other, "ip": 10, "tie_order": [other, orc]}
+    kinds = [e["type"] for e in command(client, eid, body)["events"]]
+    assert kinds == ["InitiativeRolled", "TieBroken"]
+    assert len(client.get(f"/encounters/{eid}/events").json()["events"]) == before + 2
+
+
+def test_given_a_group_roll_and_a_tie_order_over_http_then_the_tie_it_makes_is_ordered(
+    client: TestClient,
+):
+    eid = new_encounter(client, ruleset="phantasia")
+    orc = add_combatant(client, eid, "Orco", ORC, side="orcos")
+    other = add_combatant(client, eid, "Orca", ORC, side="orcos")
+    body = {
+        "type": "roll_initiative",
+        "group": [orc, other],
+        "tie_order": [other, orc],
+        "dice": {"initiative": [5]},
+    }
+    events = command(client, eid, body)["events"]
+    assert [e["type"] for e in events] == ["InitiativeRolled"] * 2 + ["TieBroken"]
+    assert events[-1]["data"]["order"] == [other, orc]

@@ -120,7 +120,8 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
             "the surprising combatants act before initiative is rolled",
             "los combatientes que sorprenden actúan antes de tirar la iniciativa",
         )
-    if cmd.tie_order is not None:
+    placing = cmd.combatant is not None or cmd.ip is not None or cmd.group is not None
+    if cmd.tie_order is not None and not placing:  # a tie already made
         _order_ties(ctx, cmd.tie_order, cmd.simultaneous)
         return
     if cmd.group is not None:
@@ -194,7 +195,7 @@ def place(ctx: Context, cmd: c.RollInitiative) -> None:
             )
         placed.append(state.combatants[who.id])
     if not variant:
-        _reroll_ties(ctx, placed, cmd.simultaneous)
+        _reroll_ties(ctx, placed, cmd.simultaneous, cmd.tie_order)
 
 
 def _group(ctx: Context, cmd: c.RollInitiative) -> None:
@@ -260,21 +261,48 @@ def _group(ctx: Context, cmd: c.RollInitiative) -> None:
             entered=entered,
         )
         first = first or at
-    _reroll_ties(ctx, [ctx.state.combatants[m.id] for m in members], cmd.simultaneous)
+    _reroll_ties(
+        ctx, [ctx.state.combatants[m.id] for m in members], cmd.simultaneous, cmd.tie_order
+    )
 
 
-def _reroll_ties(ctx: Context, placed: list[CombatantState], simultaneous: bool) -> None:
+def _reroll_ties(
+    ctx: Context,
+    placed: list[CombatantState],
+    simultaneous: bool,
+    tie_order: list[str] | None = None,
+) -> None:
     """PHA-INIT-3 (Default PHA-AMB-8): still tied after the AGI score, the tied roll 1d12
     again among themselves, higher first, as often as it takes; the narrator may order
-    them instead (`tie_order`), or let them act at the same time (`simultaneous`: in entry
-    order, their results applied after all of them have acted)."""
+    them instead (`tie_order`: exactly the tie this placing makes, with the same command),
+    or let them act at the same time (`simultaneous`: in entry order, their results
+    applied after all of them have acted)."""
     state = ctx.state
     groups: dict[tuple[int, int], list[CombatantState]] = {}
     for w in order(state):
         groups.setdefault((w.ip or 0, stats_of(w).agi), []).append(w)
-    for group in groups.values():
-        if len(group) < 2 or not any(w in placed for w in group):
-            continue
+    ties = [g for g in groups.values() if len(g) >= 2 and any(w in placed for w in g)]
+    if tie_order is not None:
+        wanted = [state.combatant(i).id for i in tie_order]
+        ordered = [g for g in ties if {w.id for w in g} == set(wanted)]
+        if not ordered or len(wanted) != len(set(wanted)):
+            made = "; ".join(", ".join(w.name for w in g) for g in ties) or "none"
+            raise refuse(
+                "PHA-INIT-3",
+                f"tie_order orders exactly the tie this initiative makes (ties made: {made})",
+                f"tie_order ordena exactamente el empate que hace esta iniciativa (empates: "
+                f"{made if ties else 'ninguno'})",
+                "tie_order",
+            )
+        ctx.emit(
+            ev.TieBroken,
+            order=wanted,
+            rolls={},
+            entered=True,
+            simultaneous=simultaneous,
+        )
+        ties.remove(ordered[0])
+    for group in ties:
         if simultaneous:
             ids = [w.id for w in sorted(group, key=lambda w: w.entry)]
             ctx.emit(ev.TieBroken, order=ids, rolls={}, entered=True, simultaneous=True)
