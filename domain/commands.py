@@ -773,6 +773,11 @@ class ApplyStatus(CommandBase):
     resist: Characteristic | None = Field(
         default=None, description="The check that avoids it, rolled now (PHA-CHK-5)."
     )
+    end_check: Characteristic | None = Field(
+        default=None,
+        description="Aturdido (int/vit), Caos (int/ca), Parálisis (vit/fue): the one the power "
+        "calls for its ending check; none: the higher score (Default PHA-AMB-51).",
+    )
     by: str | None = Field(default=None, description="The power's user (his level).")
     replace: str | None = Field(
         default=None,

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from domain.rulesystems.phantasia.attacks import FUMBLES
-from domain.rulesystems.phantasia.statuses import STATUSES
+from domain.rulesystems.phantasia.stats import ELEMENTS_ES
+from domain.rulesystems.phantasia.statuses import STATUSES, name_es
 from domain.state import EncounterState
 from projections.lines import line, line_es
 
@@ -46,11 +48,32 @@ PURPOSES_ES = {
     "concentration": "concentración",
     "catch the edge": "agarrarse al borde",
 }
+# the purposes the rules write with a status's code or a jump's figures in them
+PURPOSE_PATTERNS_ES: list[tuple[str, Callable[[re.Match[str]], str]]] = [
+    (r"end of (.+)", lambda m: f"fin de {name_es(m[1])}"),
+    (r"resist (.+)", lambda m: f"resistir {name_es(m[1])}"),
+    (r"long jump (\S+) m", lambda m: f"saltar de largo {m[1]} m"),
+    (r"high jump (\S+) m", lambda m: f"saltar hacia arriba {m[1]} m"),
+]
+
+
+def purpose_es(purpose: str) -> str:
+    """A check's purpose in the book's Spanish; a narrator's own words as he typed them."""
+    if purpose in PURPOSES_ES:
+        return PURPOSES_ES[purpose]
+    for pattern, words in PURPOSE_PATTERNS_ES:
+        if m := re.fullmatch(pattern, purpose):
+            return words(m)
+    return purpose
+
+
+def _element(m: re.Match[str]) -> str:
+    return ELEMENTS_ES.get(m[1], m[1])
 
 
 # The English fragments the rules write into reasons and damage parts, in the book's Spanish
 # (longest first); a narrator's own words are left as he typed them.
-PHRASES_ES: list[tuple[str, str]] = [
+PHRASES_ES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"its duration is over", "se acabó su duración"),
     (r"his next turn begins", "empieza su siguiente turno"),
     (r"passed his (\w+) check", r"superó su chequeo de \1"),
@@ -60,7 +83,7 @@ PHRASES_ES: list[tuple[str, str]] = [
     (r"the re-rolled death check passed", "el chequeo de muerte repetido salió bien"),
     (r"he stands up", "se levanta"),
     (r"he broke free", "se liberó"),
-    (r"ends so that (.+?) can work", r"termina para que \1 funcione"),
+    (r"ends so that (.+?) can work", lambda m: f"termina para que {name_es(m[1])} funcione"),
     (r"grabbed by", "agarrado por"),
     (r"knocked down by", "tumbado por"),
     (r"the Defense action", "la acción de Defensa"),
@@ -80,9 +103,9 @@ PHRASES_ES: list[tuple[str, str]] = [
     (r"fall (\d+) m", r"caída de \1 m"),
     (r"a fall", "una caída"),
     (r"fumbled defense", "defensa pifiada"),
-    (r"vulnerable to", "vulnerable a"),
-    (r"resistant to", "resistente a"),
-    (r"affinity to", "afinidad con"),
+    (r"vulnerable to (\w+)", lambda m: f"vulnerable a {_element(m)}"),
+    (r"resistant to (\w+)", lambda m: f"resistente a {_element(m)}"),
+    (r"affinity to (\w+)", lambda m: f"afinidad con {_element(m)}"),
     (r"the damage heals", "el daño cura"),
     (r"(\b[A-Z]{2,3}) adj\b", r"ajuste \1"),
     (r"\bitem bonus\b", "bonus de ítem"),
@@ -225,8 +248,18 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
     b = e.breakdown
     who = _who(s, e.combatant)
     skip = {"rolled", "factor", "doublings", "halvings", "reduction", "total", "rule"}
-    parts = " ".join(f"{_s(v)} {k}" for k, v in b.items() if k not in skip and isinstance(v, int))
-    text = f"{b.get('rolled', e.amount)} ({parts.lstrip('+ ')})" if parts else str(e.amount)
+    times = b.get("multiplied")  # PHA-DMG-4: 'd10 6 × level 4 = 24'
+    parts = " ".join(
+        f"{_s(v)} {k}"
+        for k, v in b.items()
+        if k not in skip and isinstance(v, int) and not (times and k == "dice")
+    )
+    if times:
+        dice = re.sub(r"^1d", "d", str(times["dice"]))
+        head = f"{dice} {times['rolled']} × level {times['level']} = {b.get('dice')}"
+        parts = f"{head}, {parts}" if parts else head
+    parts = parts.lstrip("+ ")
+    text = f"{b.get('rolled', e.amount)} ({parts})" if parts else str(e.amount)
     if b.get("factor", 1) > 1:
         text += f" ×{b['factor']} ({', '.join(b['doublings'])})"
     for h in b.get("halvings", []):
@@ -379,7 +412,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @line_es("CheckRolled")
 def _(e: Any, s: EncounterState) -> str:
-    purpose = PURPOSES_ES.get(e.purpose, e.purpose)
+    purpose = purpose_es(e.purpose)
     return (
         f"{_who(s, e.combatant)}: chequeo de {e.characteristic.upper()} ({purpose}), "
         f"{_check(e.check, es=True)}."

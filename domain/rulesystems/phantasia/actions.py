@@ -419,6 +419,24 @@ def apply_status(ctx: Context, cmd: c.ApplyStatus) -> None:
             data["item"] = True
     else:
         data["kind"] = statuses.spec(name)["kind"]
+    if cmd.end_check is not None:  # PHA-STS-0, Default PHA-AMB-51
+        offered = statuses.spec(cmd.status).get("end_check", ())
+        if cmd.end_check not in offered:
+            shown = " or ".join(ch.upper() for ch in offered)
+            raise refuse(
+                "PHA-AMB-51",
+                f"{cmd.status} is ended by {shown}, not {cmd.end_check.upper()}"
+                if offered
+                else f"{cmd.status} has no choice of ending check: only Stunned, Chaos and "
+                "Paralysed do",
+                f"{statuses.name_es(cmd.status)} termina con "
+                f"{' o '.join(ch.upper() for ch in offered)}, no {cmd.end_check.upper()}"
+                if offered
+                else f"{statuses.name_es(cmd.status)} no ofrece chequeo a elegir: solo "
+                "Aturdido, Caos y Parálisis",
+                "end_check",
+            )
+        data["end_check"] = cmd.end_check
     if cmd.status == "poisoned":
         data["damage"] = "1d6" if cmd.damage is None else _valid_dice(cmd.damage, "damage")
     if cmd.status == "petrified" and cmd.harmed_by:
@@ -507,7 +525,8 @@ def _apply(
                     f"{who.name} has three beneficial statuses ({', '.join(held)}): end one "
                     "(replace=<status>) or let the one with least time left end "
                     "(replace=least_time)",
-                    f"{who.name} ya tiene tres status beneficiosos ({', '.join(held)}): "
+                    f"{who.name} ya tiene tres status beneficiosos "
+                    f"({', '.join(statuses.name_es(n) for n in held)}): "
                     "termina uno (replace) o el de menos tiempo (replace=least_time)",
                     "replace",
                 )

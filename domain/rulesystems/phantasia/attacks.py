@@ -773,9 +773,13 @@ def _damage_roll(
         count, sides = dice_of(power.damage)
         roll = roll_plain(ctx.dice, "damage", count, sides, ask(power.damage))
         parts: dict[str, Any] = {"dice": roll.dice_total}
-        if power.per_level:
+        if power.per_level:  # PHA-DMG-4: what was rolled and the level it was multiplied by
             parts["dice"] = roll.dice_total * stats.level
-            parts["× level"] = 0
+            parts["multiplied"] = {
+                "dice": power.damage,
+                "rolled": roll.dice_total,
+                "level": stats.level,
+            }
         ch = "int"
         parts[f"{ch.upper()} adj"] = adj(stats, ch, score_change(who, ch))
         return parts, {"damage": roll.to_dict()}, power.element

@@ -108,6 +108,8 @@ def suffer(
         double_if_unconscious=not parts.get("not doubled"),
     )
     breakdown["rule"] = rule
+    if "multiplied" in parts:  # PHA-DMG-4: the dice rolled × the level, for the log
+        breakdown["multiplied"] = parts["multiplied"]
     if breakdown.get("heals"):
         heal = min(breakdown["heals"], max(0, who.max_hits - who.hits))  # never above max
         at = ctx.emit(

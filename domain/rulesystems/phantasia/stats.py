@@ -21,6 +21,17 @@ Figure = Literal["at", "df", "am", "dm", "movement"]
 Element = Literal[
     "fire", "water", "earth", "air", "light", "darkness", "ice", "lightning", "poison"
 ]
+ELEMENTS_ES = {  # PHA-DMG-7, the book's Elementos in Spanish (fuego, veneno: its own words)
+    "fire": "fuego",
+    "water": "agua",
+    "earth": "tierra",
+    "air": "aire",
+    "light": "luz",
+    "darkness": "oscuridad",
+    "ice": "hielo",
+    "lightning": "rayo",
+    "poison": "veneno",
+}
 WeaponCode = Literal["AMM", "AMG", "AMP", "AA", "AP", "AF"]
 
 # PHA-WPN-2 (Default PHA-AMB-4): the AT adjustment, damage adjustment and class per code

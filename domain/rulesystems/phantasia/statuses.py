@@ -151,6 +151,11 @@ NAMES = frozenset(STATUSES) | {MAGIC}
 MAX_BENEFICIAL = 3  # PHA-STK-3
 
 
+def name_es(status: str) -> str:
+    """A status by its name in the book (Rapidez, Veneno, ...); a magic by its own name."""
+    return str(STATUSES.get(status, {}).get("es", status))
+
+
 def spec(status: str) -> dict[str, Any]:
     return STATUSES.get(status, {"kind": "beneficial", "rule": "PHA-STK-1"})
 

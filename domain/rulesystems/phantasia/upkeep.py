@@ -238,10 +238,8 @@ def end_turn(ctx: Context, cmd: c.EndTurn) -> None:
         ctx.emit(ev.RoundEnded, round=state.round, lost_actions=[])
 
 
-END_CHECKS = {
-    "stunned": ("int", "vit"),
-    "chaos": ("int", "ca"),
-    "paralysed": ("vit", "fue"),
+END_CHECKS = {  # PHA-STS-0, from the statuses table; Poison: VIT (PHA-STS-20)
+    **{name: spec["end_check"] for name, spec in statuses.STATUSES.items() if "end_check" in spec},
     "poisoned": ("vit",),
 }
 
@@ -257,6 +255,7 @@ def _end_checks(ctx: Context, combatant: str) -> None:
         if cond.data.get("since_turn", 0) >= who.marks.get("turn", 0):
             continue  # applied during this turn: his first check ends his next (PHA-AMB-11)
         choices = END_CHECKS[status]
+        # Default PHA-AMB-51: the one the narrator named, else the higher score
         characteristic = cond.data.get("end_check") or max(
             choices, key=lambda ch: stats_of(who).score(ch)
         )
