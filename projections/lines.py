@@ -29,8 +29,14 @@ def line_es(name: str) -> Callable[[Describe], Describe]:
     return line(name, LINES_ES)
 
 
+def number(n: int) -> str:
+    """'12', '−3': every negative figure of a log line with a true minus sign (U+2212), as
+    the modifiers print theirs."""
+    return str(n) if n >= 0 else f"−{-n}"
+
+
 def figures(
-    before: int | None, after: int | None, number: Callable[[int], str] = str, head: str = ""
+    before: int | None, after: int | None, number: Callable[[int], str] = number, head: str = ""
 ) -> str:
     """'(head 30 → 23)' — or nothing where the reader may not see the figures (a concealed
     event, projections.visibility: they are None)."""

@@ -11,7 +11,7 @@ from domain.errors import DomainError
 from domain.fold import evolve
 from domain.state import EncounterState
 from projections import narrative_phantasia as _phantasia
-from projections.lines import LINES, LINES_ES, Describe, figures, line, line_es
+from projections.lines import LINES, LINES_ES, Describe, figures, line, line_es, number
 from projections.visibility import Sight, as_read, for_player
 
 Lang = Literal["en", "es"]
@@ -100,17 +100,18 @@ def _name(state: EncounterState, combatant_id: str) -> str:
 
 
 def _signed(n: int) -> str:
+    """'+3', '−3' (a true minus sign, as every negative figure of a line: `number`)."""
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
 def roll_text(roll: dict[str, Any]) -> str:
     """'10→7 + 4 = 21, +9 (skill ranks +7, dex bonus +2) = 30'."""
     dice = " + ".join("→".join(str(f) for f in d["faces"]) for d in roll["dice"])
-    text = f"{dice} = {roll['dice_total']}"
+    text = f"{dice} = {number(roll['dice_total'])}"
     mods = {k: v for k, v in roll["modifiers"].items() if v}
     if mods:
         parts = ", ".join(f"{k} {_signed(v)}" for k, v in mods.items())
-        text += f" {_signed(sum(mods.values()))} ({parts}) = {roll['total']}"
+        text += f" {_signed(sum(mods.values()))} ({parts}) = {number(roll['total'])}"
     for flag in roll.get("flags", []):
         text += f" [{flag}]"
     return text
@@ -127,8 +128,8 @@ def _(e: Any, s: EncounterState) -> str:
     if e.hits is None:  # concealed from the reader
         return f"{e.name} joins ({e.side})."
     if s.ruleset == "wits":
-        return f"{e.name} joins ({e.side}): Current Health {e.hits}/{e.max_hits}."
-    return f"{e.name} joins ({e.side}): {e.hits}/{e.max_hits} hits."
+        return f"{e.name} joins ({e.side}): Current Health {number(e.hits)}/{e.max_hits}."
+    return f"{e.name} joins ({e.side}): {number(e.hits)}/{e.max_hits} hits."
 
 
 @_line("InitiativeRolled")
@@ -138,10 +139,14 @@ def _(e: Any, s: EncounterState) -> str:
     if s.ruleset == "wits":
         return _wits_place(e, s)
     if e.entered:
-        return f"Round {s.round} initiative: {_name(s, e.combatant)} is given IP {e.ip} by the GM."
+        return (
+            f"Round {s.round} initiative: {_name(s, e.combatant)} is given IP {number(e.ip)} "
+            "by the GM."
+        )
     (roll,) = e.rolls.values()
     return (
-        f"Round {s.round} initiative: {_name(s, e.combatant)} rolls {roll_text(roll)} → IP {e.ip}."
+        f"Round {s.round} initiative: {_name(s, e.combatant)} rolls {roll_text(roll)} → "
+        f"IP {number(e.ip)}."
     )
 
 
@@ -157,7 +162,7 @@ def _(e: Any, s: EncounterState) -> str:
     carried = f", {e.ap_carried} AP carried into next round" if e.ap_carried else ""
     gm = " [GM: out of order]" if e.out_of_order else ""
     if e.hold_ip is not None:
-        gm = f" Holds to IP {e.hold_ip}.{gm}"
+        gm = f" Holds to IP {number(e.hold_ip)}.{gm}"
     return (
         f"Round {e.round} declare: {_name(s, e.combatant)}: {what}; "
         f"{e.ap_spent}/{e.ap_budget} AP{carried}.{gm}"
@@ -175,7 +180,7 @@ def _(e: Any, s: EncounterState) -> str:
     if e.defense.get("cast") is False:
         return (
             f"Round {s.round}: {_name(s, e.combatant)} casts at {_name(s, e.target)}: "
-            f"{roll_text(roll)} vs casting TN {e.defense['casting_tn']}: the spell fails."
+            f"{roll_text(roll)} vs casting TN {number(e.defense['casting_tn'])}: the spell fails."
         )
     outcome = (
         f"hit by {e.margin}, {_points(e.boon_points, 'Boon')}"
@@ -187,7 +192,7 @@ def _(e: Any, s: EncounterState) -> str:
     gm = " [GM override]" if "gm_override" in e.defense else ""
     return (
         f"Round {s.round}: {_name(s, e.combatant)} attacks {_name(s, e.target)}: "
-        f"{roll_text(roll)} vs DEF {e.defense['def']}{because}: {outcome}.{gm}"
+        f"{roll_text(roll)} vs DEF {number(e.defense['def'])}{because}: {outcome}.{gm}"
     )
 
 
@@ -195,12 +200,14 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     (roll,) = e.rolls.values()
     result = "keeps his seat" if e.success else "fails: −1 AB and −1 DEF this round"
-    return f"{_name(s, e.combatant)} rolls Riding: {roll_text(roll)} vs TN {e.tn}: {result}."
+    return (
+        f"{_name(s, e.combatant)} rolls Riding: {roll_text(roll)} vs TN {number(e.tn)}: {result}."
+    )
 
 
 @_line("LimbWounded")
 def _(e: Any, s: EncounterState) -> str:
-    state = "useless" if e.useless else f"{e.penalty} on actions with it"
+    state = "useless" if e.useless else f"{_signed(e.penalty)} on actions with it"
     return (
         f"{_name(s, e.combatant)}'s {e.location} takes {e.damage} ({e.total_damage} in "
         f"all): {state}."
@@ -223,7 +230,7 @@ def _(e: Any, s: EncounterState) -> str:
     outcome = "the attack is stopped" if e.blocked else "the block fails"
     return (
         f"{_name(s, e.combatant)} blocks {_name(s, e.attacker)}: {roll_text(roll)} vs TN "
-        f"{e.tn}: {outcome}."
+        f"{number(e.tn)}: {outcome}."
     )
 
 
@@ -292,15 +299,24 @@ def _(e: Any, s: EncounterState) -> str:
     )
 
 
+_CONDITION_WORDS = {"reroll_initiative": "set to reroll initiative"}
+
+
+def _condition(name: str) -> str:
+    """What a combatant is with a condition, as the sentence says it after 'is' and 'is no
+    longer': 'hasted', 'knocked back', 'set to reroll initiative' (not its name as stored)."""
+    return _CONDITION_WORDS.get(name, name.replace("_", " "))
+
+
 @_line("ConditionApplied")
 def _(e: Any, s: EncounterState) -> str:
     extra = f" {e.rate} per round" if e.rate else (f" for {e.count} round(s)" if e.count else "")
-    return f"{_name(s, e.combatant)} is {e.condition}{extra} ({e.reason})."
+    return f"{_name(s, e.combatant)} is {_condition(e.condition)}{extra} ({e.reason})."
 
 
 @_line("ConditionCleared")
 def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} is no longer {e.condition} ({e.reason})."
+    return f"{_name(s, e.combatant)} is no longer {_condition(e.condition)} ({e.reason})."
 
 
 @_line("SaveRolled")
@@ -309,7 +325,7 @@ def _(e: Any, s: EncounterState) -> str:
     by = f" by {-e.margin}" if e.margin is not None else ""  # the TN may be the GM's secret
     result = "saved" if e.saved else f"failed{by}"
     why = f" ({e.purpose})" if e.purpose else ""
-    tn = f" vs TN {e.tn}" if e.tn is not None else ""
+    tn = f" vs TN {number(e.tn)}" if e.tn is not None else ""
     return (
         f"{_name(s, e.combatant)} saves vs. {e.stat.capitalize()}{why}: {roll_text(roll)}"
         f"{tn}: {result}."
@@ -322,7 +338,7 @@ def _(e: Any, s: EncounterState) -> str:
     result = "success" if e.success else "failure"
     return (
         f"{_name(s, e.combatant)} gives First Aid to {_name(s, e.target)} ({e.purpose}): "
-        f"{roll_text(roll)} vs TN {e.tn}: {result}."
+        f"{roll_text(roll)} vs TN {number(e.tn)}: {result}."
     )
 
 
@@ -455,24 +471,26 @@ def _wits_place(e: Any, s: EncounterState) -> str:
     who = _name(s, e.combatant)
     rank = e.modifiers.get("rank among equals")
     if e.entered:
-        return f"{who} acts at Wits {e.ip}, {_ordinal(rank)} among equals by the GM's ruling."
+        return (
+            f"{who} acts at Wits {number(e.ip)}, {_ordinal(rank)} among equals by the GM's ruling."
+        )
     if e.rolls:
         (roll,) = e.rolls.values()
         faces = "→".join(str(f) for f in roll["faces"])
         return (
-            f"{who} takes his place in the order: Wits {e.ip}, roll-off {faces} "
+            f"{who} takes his place in the order: Wits {number(e.ip)}, roll-off {faces} "
             f"({_ordinal(rank)} among equals)."
         )
     after = " after those already there" if e.raw is not None else ""
-    return f"{who} takes his place in the order: Wits {e.ip}{after}."
+    return f"{who} takes his place in the order: Wits {number(e.ip)}{after}."
 
 
 def _skill_text(skill: dict[str, Any]) -> str:
     """'13 (short sword +1 aiming) = 14'."""
     parts = "".join(f" {_signed(v)} {k}" for k, v in skill["parts"].items() if v)
     if not parts:
-        return f"{skill['effective']} ({skill['base_from']})"
-    return f"{skill['base']} ({skill['base_from']}){parts} = {skill['effective']}"
+        return f"{number(skill['effective'])} ({skill['base_from']})"
+    return f"{number(skill['base'])} ({skill['base_from']}){parts} = {number(skill['effective'])}"
 
 
 def _wits_damage(e: Any, s: EncounterState) -> str:
@@ -482,7 +500,10 @@ def _wits_damage(e: Any, s: EncounterState) -> str:
         f"[{'+'.join(str(f) for f in d['faces'])}]" if len(d["faces"]) > 1 else str(d["value"])
         for d in roll["dice"]
     )
-    text = f"{_name(s, e.combatant)} takes {e.amount}: {roll['expression']}: {dice} = {b['dice']}"
+    text = (
+        f"{_name(s, e.combatant)} takes {e.amount}: {roll['expression']}: {dice} = "
+        f"{number(b['dice'])}"
+    )
     if b["modifiers"]:
         text += f" {_signed(b['modifiers'])}"
     if b["protection_ignored"]:
@@ -529,7 +550,7 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("AttackTestRolled")
 def _(e: Any, s: EncounterState) -> str:
     roll = e.rolls["attack"]
-    test = f"rolls {roll['total']} vs {_skill_text(e.skill)}"
+    test = f"rolls {number(roll['total'])} vs {_skill_text(e.skill)}"
     degree = e.degree.replace("_", " ")
     if e.degree_source == "entered":
         degree += " (GM)"
@@ -539,7 +560,8 @@ def _(e: Any, s: EncounterState) -> str:
         if d["rolled"]:
             outcome = "stops the blow" if d["success"] else "fails"
             text += (
-                f"; {_name(s, e.target)}'s {d['kind']} {d['total']} vs {d['effective']} {outcome}"
+                f"; {_name(s, e.target)}'s {d['kind']} {number(d['total'])} vs "
+                f"{number(d['effective'])} {outcome}"
             )
         else:
             text += f"; a critical cannot be defended against ({_name(s, e.target)}'s {d['kind']})"
@@ -590,7 +612,7 @@ def _(e: Any, s: EncounterState) -> str:
     roll = e.rolls["strength"]
     outcome = "stays on his feet" if e.stays_up else "goes down"
     return (
-        f"{_name(s, e.combatant)} is knocked back: Strength {roll['total']} vs "
+        f"{_name(s, e.combatant)} is knocked back: Strength {number(roll['total'])} vs "
         f"{_skill_text(e.skill)}, {outcome}."
     )
 
@@ -603,9 +625,7 @@ def _signed_es(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def _number_es(n: int) -> str:
-    """'10', '−3': a negative figure with a true minus sign."""
-    return str(n) if n >= 0 else f"−{-n}"
+_number_es = number  # '10', '−3': a negative figure with a true minus sign
 
 
 def _pv(before: int, after: int) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from domain import commands as c
 from projections.narrative import narrative
 from projections.view import view_of
@@ -52,3 +54,60 @@ def test_given_every_event_type_then_the_narrative_has_a_line_for_it() -> None:
         and name not in ("EncounterEvent", "EncounterCreated", "Correction")
     }
     assert kinds <= set(_LINES), kinds - set(_LINES)
+
+
+def test_given_an_implosion_and_hits_below_zero_when_logged_then_every_minus_is_a_true_one():
+    # given: A's attack implodes below zero (1→9 + 5 = −3), the GM takes T below 0 hits
+    t = duel()
+    t.resolve([1, 5, 9])  # the 1 implodes with the 9
+    t.run(c.AdjustHits(combatant=t.ids["T"], amount=-40, reason="a rockfall"))
+    # when: the log is told
+    lines = [x["text"] for x in narrative(t.encounter.collect_events())]
+    # then: the negative figures print the minus sign the modifiers print (U+2212), none '-'
+    assert any("1→9 + 5 = −3 +9 (skill ranks +7, dex bonus +2) = 6" in line for line in lines)
+    assert "GM: T hits −40 (a rockfall) (30 → −10)." in lines
+    assert not [line for line in lines if re.search(r"(^|[\s(/])-\d", line)]
+
+
+def test_given_wits_health_below_zero_when_logged_then_the_figures_have_a_true_minus():
+    # given: a Wits fighter taken below zero by the GM
+    t = Table("wits")
+    t.add("A", {"wits": 12, "move": 12, "health": 10, "skills": {}}, side="heroes")
+    t.run(c.AdjustHits(combatant=t.ids["A"], amount=-14))
+    # when / then: his Current Health reads −4, not -4
+    (line,) = [x["text"] for x in narrative(t.encounter.collect_events())][-1:]
+    assert line == "GM: A hits −14 (GM adjustment) (10 → −4)."
+
+
+def test_given_conditions_set_and_cleared_when_logged_then_each_reads_as_a_sentence():
+    # given: a Novus fighter hasted, then marked to reroll initiative; each cleared
+    t = Table()
+    t.add("Brakka", novus_stats(hits=20))
+    for name in ("hasted", "reroll_initiative"):
+        t.run(c.SetCondition(combatant=t.ids["Brakka"], condition=name, reason="GM"))
+        t.run(c.ClearCondition(combatant=t.ids["Brakka"], condition=name, reason="GM"))
+    # when: the log is told
+    lines = [x["text"] for x in narrative(t.encounter.collect_events())]
+    # then: the words a table says, not the names stored
+    assert lines[-4:] == [
+        "Brakka is hasted (GM).",
+        "Brakka is no longer hasted (GM).",
+        "Brakka is set to reroll initiative (GM).",
+        "Brakka is no longer set to reroll initiative (GM).",
+    ]
+
+
+def test_given_a_wits_fighter_knocked_back_when_logged_then_the_condition_has_no_underscore():
+    # given: a Wits fighter the GM rules knocked back, then fighting on
+    t = Table("wits")
+    t.add("A", {"wits": 12, "move": 12, "health": 10, "skills": {}}, side="heroes")
+    for name in ("knocked_back", "fighting_on"):
+        t.run(c.SetCondition(combatant=t.ids["A"], condition=name, reason="GM"))
+    t.run(c.ClearCondition(combatant=t.ids["A"], condition="knocked_back", reason="he rises"))
+    # when / then
+    lines = [x["text"] for x in narrative(t.encounter.collect_events())]
+    assert lines[-3:] == [
+        "A is knocked back (GM).",
+        "A is fighting on (GM).",
+        "A is no longer knocked back (he rises).",
+    ]
