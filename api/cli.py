@@ -346,7 +346,8 @@ def _print_report(report: dict[str, Any], local_keys: bool) -> None:
     if dice is not None:
         status = "[green]all match[/green]" if dice["ok"] else "[red]MISMATCH[/red]"
         console.print(
-            f"dice: {status}: {dice['checked']} faces re-derived, {dice['manual']} "
+            f"dice: {status}: {dice['checked']} face{'' if dice['checked'] == 1 else 's'} "
+            f"re-derived, {dice['manual']} "
             f"manual, {dice['unrevealed']} awaiting the secret's reveal, "
             f"{dice['inherited']} proven by the encounter forked from"
         )

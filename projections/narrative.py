@@ -310,7 +310,11 @@ def _condition(name: str) -> str:
 
 @_line("ConditionApplied")
 def _(e: Any, s: EncounterState) -> str:
-    extra = f" {e.rate} per round" if e.rate else (f" for {e.count} round(s)" if e.count else "")
+    extra = (
+        f" {e.rate} per round"
+        if e.rate
+        else (f" for {e.count} round{'' if e.count == 1 else 's'}" if e.count else "")
+    )
     return f"{_name(s, e.combatant)} is {_condition(e.condition)}{extra} ({e.reason})."
 
 

@@ -249,8 +249,8 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
     who = _who(s, e.combatant)
     skip = {"rolled", "factor", "doublings", "halvings", "reduction", "total", "rule"}
     times = b.get("multiplied")  # PHA-DMG-4: 'd10 6 × level 4 = 24'
-    parts = " ".join(
-        f"{_s(v)} {k}"
+    parts = " ".join(  # what the dice showed first, each other part after its sign
+        f"{k} {v}" if k == "dice" else f"{_s(v)} {k}"
         for k, v in b.items()
         if k not in skip and isinstance(v, int) and not (times and k == "dice")
     )
@@ -393,7 +393,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @line("StatusEnded")
 def _(e: Any, s: EncounterState) -> str:
-    return f"{_who(s, e.combatant)} is no longer {status_en(e.status)} ({e.reason})."
+    return f"{_who(s, e.combatant)}: status {status_en(e.status)} ends ({e.reason})."
 
 
 @line_es("StatusEnded")

@@ -102,7 +102,7 @@ def test_given_phantasia_when_running_demo_then_a_critical_a_fumble_an_expiry_an
     out = result.output
     assert re.search(r"rolls A[TM] d12 1 ≤ -?\d+: critical! → hit, double damage", out)
     assert re.search(r"fumble: d6 [1-6], ", out)  # the d6 on the table, and its effect
-    assert "is no longer Haste (its duration is over (PHA-STS-0))" in out
+    assert "status Haste ends (its duration is over (PHA-STS-0))" in out
     assert re.search(r"death check: d100 \d+ [≤>] \d+ negative damage", out)
     assert re.search(r"rolls DF \(block\) d12", out)  # the player rolls against the orc
     assert "After round 3: PV" in out

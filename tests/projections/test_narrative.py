@@ -111,3 +111,14 @@ def test_given_a_wits_fighter_knocked_back_when_logged_then_the_condition_has_no
         "A is fighting on (GM).",
         "A is no longer knocked back (he rises).",
     ]
+
+
+def test_given_a_condition_for_one_round_and_for_two_when_logged_then_round_or_rounds():
+    # given: a Novus fighter dazed for 1 round, then for 2
+    t = Table()
+    t.add("Brakka", novus_stats(hits=20))
+    for count in (1, 2):
+        t.run(c.SetCondition(combatant=t.ids["Brakka"], condition="dazed", count=count))
+    # when / then
+    lines = [x["text"] for x in narrative(t.encounter.collect_events())]
+    assert lines[-2:] == ["Brakka is dazed for 1 round (GM).", "Brakka is dazed for 2 rounds (GM)."]

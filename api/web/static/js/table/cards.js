@@ -30,7 +30,7 @@ function novus(c, said) {
     ],
     tags: [
       ...conditionsOf(c),
-      c.fate_points ? `${c.fate_points} Fate Point(s)` : null,
+      c.fate_points ? `${c.fate_points} Fate Point${c.fate_points === 1 ? "" : "s"}` : null,
       c.hold_ip !== null && c.hold_ip !== undefined ? `holds to IP ${c.hold_ip}` : null,
       c.declared ? "declared" : null,
     ],
