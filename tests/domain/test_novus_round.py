@@ -154,6 +154,70 @@ def test_given_a_round_whose_whole_budget_was_carried_when_asking_choices_then_o
     assert [x["command"]["actions"] for x in candidates if x["type"] == "declare"] == [[]]
 
 
+def _reloading_heavy_crossbow_at_budget_3() -> Table:
+    """Round 1: A (IP 19) declares a Power Attack (7 AP: 5 now, 2 carried), so round 2's
+    budget is 3; round 2: he reloads a Heavy crossbow (10 AP: 3 now, 7 carried) while his
+    Power Attack resolves; B (IP 12) declares nothing. Round 3, B declared."""
+    t = Table()
+    t.add("A", novus_stats())
+    t.add("B", target_stats(def_=25))
+    t.ip("A", 19), t.ip("B", 12)
+    t.declare("B")
+    t.declare("A", {"kind": "power_attack", "target": "B", "weapon": "sword"})
+    t.run(c.EndRound())
+    t.declare("B")
+    events = t.declare("A", {"kind": "reload_heavy_crossbow"})
+    assert (events[0].ap_budget, events[0].ap_spent, events[0].ap_carried) == (3, 3, 7)
+    t.resolve([8, 8])  # the Power Attack: 16 + AB 9 = 25 against DEF 25, a hit, no Boon
+    assert t.view["step"] == "end_round"
+    t.run(c.EndRound())
+    t.declare("B")
+    return t
+
+
+def test_given_7_ap_carried_when_round_3_pays_5_then_round_4_owes_the_last_2() -> None:
+    t = _reloading_heavy_crossbow_at_budget_3()  # NOV-DECL-4, NOV-AP-2
+    assert (t.who("A")["ap_budget"], t.who("A")["ap_carried"]) == (0, 7)
+    events = t.declare("A")  # budget 0: no new action (Default NOV-AMB-10)
+    assert (events[0].ap_budget, events[0].ap_spent, events[0].ap_carried) == (0, 0, 2)
+    assert t.who("A")["ap_carried"] == 2
+    assert [(a.kind, a.round) for a in t.state.actions] == [("reload_heavy_crossbow", 4)]
+    assert t.view["step"] == "end_round"  # nothing of his resolves in round 3
+    t.run(c.EndRound())
+    a = t.who("A")
+    assert (a["ap_budget"], a["action_points_left"], a["ap_carried"]) == (3, 3, 2)
+
+
+def test_given_2_ap_owed_by_round_4_when_declaring_then_budget_3_and_reload_resolves():
+    t = _reloading_heavy_crossbow_at_budget_3()
+    t.declare("A")
+    t.run(c.EndRound())
+    t.declare("B")
+    with pytest.raises(RuleViolation) as e:  # 1 + 2 + 1 AP do not fit in the 3 left
+        t.declare("A", {"kind": "draw_weapon"}, {"kind": "dodge"}, {"kind": "draw_weapon"})
+    assert e.value.rule == "NOV-DECL-3"
+    events = t.declare("A", {"kind": "dodge"}, {"kind": "draw_weapon"})
+    assert (events[0].ap_budget, events[0].ap_spent, events[0].ap_carried) == (3, 3, 0)
+    queued = [(a["kind"], a["round"]) for a in t.view["actions"]]
+    assert queued == [("reload_heavy_crossbow", 4), ("dodge", 4), ("draw_weapon", 4)]
+    t.run(c.Resolve())  # NOV-DECL-4: the reload resolves at his IP in round 4
+    statuses = [(a.kind, a.status) for a in t.state.actions]
+    assert statuses[0] == ("reload_heavy_crossbow", "resolved")
+
+
+def test_given_2_ap_owed_by_round_4_when_asking_choices_then_offered_within_3_ap():
+    t = _reloading_heavy_crossbow_at_budget_3()
+    t.declare("A")
+    t.run(c.EndRound())
+    t.declare("B")
+    declarations = of(offered(t), "declare", t.ids["A"])
+    labels = [d["label"] for d in declarations]
+    assert "A declares Draw Weapon (1 AP of 3)" in labels
+    assert declarations[0]["fields"]["actions"]["description"].startswith(
+        "Actions for this round within 3 AP"
+    )
+
+
 def test_given_haste_when_declaring_dodge_and_two_attacks_then_10_ap_accepted() -> None:
     t = Table()  # NOV-TV-23
     t.add("A", novus_stats())

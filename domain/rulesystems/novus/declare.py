@@ -131,7 +131,7 @@ def declare(ctx: Context, cmd: c.Declare) -> None:
         actions=declared,
         ap_budget=budget,
         ap_spent=paid.spent,
-        ap_carried=paid.carried,
+        ap_carried=rounds.still_owed(state, who) + paid.carried,  # NOV-DECL-4
         effects=effects,
         out_of_order=out_of_order,
         hold_ip=cmd.hold_ip,

@@ -154,12 +154,23 @@ def require_points_spent(current: str) -> None:
         )
 
 
+def _base_ap(who: CombatantState) -> int:
+    return HASTED_AP if who.has("hasted") else BASE_AP  # NOV-AP-1, NOV-HASTE-1
+
+
 def ap_budget(state: EncounterState, who: CombatantState) -> int:
     """NOV-AP-2: 5 (10 Hasted) less the AP a multi-round action already took."""
     if who.ap_budget is not None:
         return who.ap_budget
-    base = HASTED_AP if who.has("hasted") else BASE_AP
-    return max(0, base - who.ap_carried)
+    return max(0, _base_ap(who) - who.ap_carried)
+
+
+def still_owed(state: EncounterState, who: CombatantState) -> int:
+    """NOV-DECL-4: the carried AP this round's whole budget cannot pay are owed by the
+    next round, and so on round by round until the last is paid (a Heavy crossbow reload
+    at budget 3 carries 7: 5 from the next round, then 2 from the round after). Asked
+    before he declares, while `ap_carried` is still what this round owes."""
+    return max(0, who.ap_carried - _base_ap(who))
 
 
 def upkeep(state: EncounterState, who: CombatantState) -> list[dict[str, Any]]:
