@@ -20,6 +20,7 @@ def bleeding_hit():
     return t, events
 
 
+@pytest.mark.over_http
 def test_given_a_bleeding_hit_when_the_attack_roll_is_voided_then_damage_wound_and_ticks_go():
     t, events = bleeding_hit()
     assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 19 - 1 - 2, 3)
@@ -36,6 +37,7 @@ def test_given_a_bleeding_hit_when_the_attack_roll_is_voided_then_damage_wound_a
     assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 2, 2)  # the GM's wound bled
 
 
+@pytest.mark.over_http
 def test_given_an_attack_this_round_when_voided_then_it_can_be_rolled_again() -> None:
     t = duel()
     events = t.resolve([8, 6])
@@ -45,6 +47,7 @@ def test_given_an_attack_this_round_when_voided_then_it_can_be_rolled_again() ->
     assert of_type(t.resolve([5, 5]), "AttackRolled")[0].action == action
 
 
+@pytest.mark.over_http
 def test_given_a_void_when_voided_itself_then_what_it_voided_counts_again() -> None:
     t, events = bleeding_hit()
     attack = of_type(events, "AttackRolled")[0].originator_version
@@ -60,6 +63,7 @@ def test_given_a_damage_event_when_voided_then_only_hits_return() -> None:
     assert (t.who("T")["hits"], t.who("T")["bleeding"]) == (30 - 1 - 2, 3)
 
 
+@pytest.mark.over_http
 def test_given_a_gm_adjustment_when_voided_then_refused_use_undo() -> None:
     t, _ = bleeding_hit()
     adjust = t.run(c.AdjustHits(combatant=t.ids["T"], amount=-3))[0]

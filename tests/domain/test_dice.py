@@ -24,6 +24,7 @@ def roll(*faces: int) -> object:
     return open_2d10(ManualDice({"r": list(faces)}), "r", {})
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize(
     ("rule", "faces", "total", "chains"),
     [
@@ -45,6 +46,7 @@ def test_given_open_ended_faces_when_rolled_then_total_and_chains_match_vector(
     assert [d.chain for d in r.dice] == chains, rule
 
 
+@pytest.mark.over_http
 def test_given_1_and_10_when_rolled_then_nova_counts_11_without_rerolls() -> None:
     r = roll(1, 10)  # NOV-TV-32
     assert r.total == 11

@@ -27,6 +27,7 @@ from domain.rulesystems.novus import combat
 from tests.builders import Table, duel, novus_stats, of_type, target_stats
 
 
+@pytest.mark.over_http
 def test_given_dex_2_and_dr_6_when_hitting_with_margin_3_against_ar_4_then_7_damage() -> None:
     t = duel()  # NOV-TV-38, NOV-TV-37 (BD 8)
     events = t.resolve([8, 6])
@@ -38,6 +39,7 @@ def test_given_dex_2_and_dr_6_when_hitting_with_margin_3_against_ar_4_then_7_dam
     assert (damage.amount, damage.hits_before, damage.hits_after) == (7, 30, 23)
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize(("faces", "hit", "amount"), [([4, 5], False, None), ([6, 5], True, 4)])
 def test_given_def_20_when_total_18_or_20_then_miss_or_hit_for_base_damage_only(
     faces: list[int], hit: bool, amount: int | None
@@ -143,6 +145,7 @@ def test_given_3_boon_points_when_buying_then_table_limits_apply(boons, ok) -> N
     assert attack.attack_bonus["Attack Boost"] == 2
 
 
+@pytest.mark.over_http
 def test_given_a_mace_when_buying_bleeder_then_refused() -> None:
     t = duel(
         target=target_stats(def_=15, ar=0),

@@ -18,6 +18,7 @@ def ready(**a_stats) -> Table:
     return t
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize(
     ("action", "rule"),
     [
@@ -41,12 +42,14 @@ def test_given_a_wrong_action_when_declared_then_refused_by_its_rule(action, rul
     assert e.value.rule == rule
 
 
+@pytest.mark.over_http
 def test_given_one_ap_run_alone_then_the_penalty_is_this_round_not_next() -> None:
     t = ready()
     events = t.declare("A", {"kind": "run", "ap": 1})
     assert events[0].effects[0]["first_round"] == 1 and events[0].effects[0]["value"] == -2
 
 
+@pytest.mark.over_http
 def test_given_disarmed_when_declaring_a_sword_attack_then_refused_until_cleared() -> None:
     t = ready()
     t.run(c.SetCondition(combatant=t.ids["A"], condition="disarmed"))

@@ -22,6 +22,7 @@ from tests.builders import Table, novus_stats, of_type, target_stats
 from tests.choices_play import of, offered
 
 
+@pytest.mark.over_http
 def test_given_speed_2_wisdom_1_when_rolling_7_and_9_then_ip_19() -> None:
     t = Table()  # NOV-TV-13
     t.add("A", novus_stats(bonuses={"spd": 2, "wis": 1}))
@@ -29,6 +30,7 @@ def test_given_speed_2_wisdom_1_when_rolling_7_and_9_then_ip_19() -> None:
     assert events[0].ip == 19 and events[0].raw == 16
 
 
+@pytest.mark.over_http
 def test_given_an_ip_when_rolling_again_then_refused_once_per_combat() -> None:
     t = Table()
     t.add("A", novus_stats())
@@ -56,6 +58,7 @@ def test_given_ips_19_12_15_when_a_has_two_attacks_then_declare_low_to_high_reso
     assert order == ["A", "C", "B", "A"]
 
 
+@pytest.mark.over_http
 def test_given_b_must_declare_first_when_a_declares_then_refused_unless_gm_overrides() -> None:
     t = Table()
     t.add("A", novus_stats())

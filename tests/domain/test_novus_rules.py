@@ -24,12 +24,14 @@ def pair(a_ip: int = 19, b_ip: int = 12, **a_stats) -> Table:
     return t
 
 
+@pytest.mark.over_http
 def test_nov_ap_2_budget_is_5_less_carried_and_a_late_hold() -> None:
     t = pair()  # NOV-AP-1, NOV-AP-2
     t.declare("B")
     assert t.who("A")["ap_budget"] == 5
 
 
+@pytest.mark.over_http
 def test_nov_ap_3_a_combat_move_costs_its_own_ap_and_nov_cmv_1_gives_ab_and_def() -> None:
     t = pair()  # NOV-AP-3, NOV-CMV-1, NOV-CMV-2: All Out Attack +2 AB, −2 DEF, +2 AP
     t.declare("B")
@@ -219,6 +221,7 @@ def test_a_first_aid_replacement_takes_the_minus_5() -> None:
     assert aid.total == 10 + 10 - 5
 
 
+@pytest.mark.over_http
 def test_a_spell_replacement_after_a_cast_this_round_is_refused() -> None:
     t = pair()  # NOV-HASTE-2 (Default NOV-AMB-20)
     t.declare("B"), t.declare("A", {"kind": "fast_cast"}, {"kind": "perception"})
@@ -436,6 +439,7 @@ def test_a_spell_vs_def_needs_a_living_foe_and_its_fields_together() -> None:
         assert e.value.rule == "NOV-ATK-6"
 
 
+@pytest.mark.over_http
 def test_voiding_a_riding_roll_voids_the_attack_it_carried() -> None:
     sword = {"name": "sword", "dr": 6, "stat": "str", "ranks": 7, "size": "small"}
     t = duel(

@@ -32,6 +32,7 @@ def three(a_ip: int = 19, b_ip: int = 12) -> Table:
     return t
 
 
+@pytest.mark.over_http
 def test_given_a_declared_medium_attack_when_a_decides_to_hold_to_12_then_4_ap_and_first():
     t = three()  # NOV-TV-15, NOV-TV-50 (a)
     t.declare("B", {"kind": "draw_weapon"})
@@ -46,6 +47,7 @@ def test_given_a_declared_medium_attack_when_a_decides_to_hold_to_12_then_4_ap_a
     assert names == ["A", "B"]  # at IP 12 the holder goes before B
 
 
+@pytest.mark.over_http
 def test_given_a_hold_announced_in_the_declaration_then_it_costs_nothing() -> None:
     t = three()  # NOV-TV-50 (b), Default NOV-AMB-43
     t.declare("B")
@@ -54,6 +56,7 @@ def test_given_a_hold_announced_in_the_declaration_then_it_costs_nothing() -> No
     assert [t.state.combatants[a["combatant"]].name for a in t.view["actions"]] == ["A"]
 
 
+@pytest.mark.over_http
 def test_given_5_ap_declared_when_deciding_to_hold_then_refused_for_lack_of_ap() -> None:
     t = three()
     t.declare("B")

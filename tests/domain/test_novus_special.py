@@ -44,6 +44,7 @@ def attack_bonus(t: Table, **action) -> dict:
     return of_type(t.resolve([5, 5]), "AttackRolled")[0].attack_bonus
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize(
     ("action", "name", "value"),
     [
@@ -58,6 +59,7 @@ def test_given_a_situation_when_attacking_then_its_ab_modifier_is_named(action, 
     assert attack_bonus(facing(), **action)[name] == value
 
 
+@pytest.mark.over_http
 def test_given_an_ambidextrous_fighter_when_attacking_off_hand_then_no_penalty() -> None:
     assert "off hand" not in attack_bonus(facing(novus_stats(ambidextrous=True)), off_hand=True)
 
@@ -70,6 +72,7 @@ def test_given_fighting_defensively_6_then_ab_minus_6_and_def_plus_3_for_the_rou
     assert ab["fighting defensively"] == -6 and t.who("A")["def"] == 18
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize(("defensive", "rule"), [(3, "NOV-FDEF-1"), (10, "NOV-FDEF-1")])
 def test_given_an_odd_or_too_large_shift_when_fighting_defensively_then_refused(
     defensive: int, rule: str

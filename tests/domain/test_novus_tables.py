@@ -17,11 +17,13 @@ def hit_with(boons: list[c.BoonSpec], **stats) -> tuple[Table, list]:
     return t, t.resolve(TWO_POINTS, boons=boons)
 
 
+@pytest.mark.over_http
 def test_given_adrenal_surge_then_base_damage_plus_the_wil_bonus() -> None:
     _, events = hit_with([c.BoonSpec(name="adrenal_surge")], bonuses={"dex": 2, "wil": 3})
     assert of_type(events, "DamageApplied")[0].breakdown["base_damage"]["Adrenal Surge"] == 3
 
 
+@pytest.mark.over_http
 def test_given_knock_prone_then_the_target_is_prone_at_def_12() -> None:
     t, _ = hit_with([c.BoonSpec(name="knock_prone")])
     assert "prone" in t.who("T")["conditions"] and t.who("T")["def"] == 12

@@ -96,6 +96,7 @@ def statuses(t: DomainTable, who: str) -> dict[str, Any]:
 # -- PHA-TV-1: suffocation ------------------------------------------------------------------
 
 
+@pytest.mark.over_http
 def test_given_endimion_vit_6_in_toxic_smoke_when_turn_7_starts_then_a_vit_check_at_minus_1():
     """PHA-TV-1 (PHA-SUF-1, PHA-SUF-2, PHA-CHK-2; Default PHA-AMB-12): he holds his breath 6
     turns; at the start of turn 7 a VIT check at −1 (target 5): 4 succeeds and he acts;
@@ -119,6 +120,7 @@ def test_given_endimion_vit_6_in_toxic_smoke_when_turn_7_starts_then_a_vit_check
     assert check.check["target_number"] == 4 and check.check["success"]
 
 
+@pytest.mark.over_http
 def test_given_a_failed_suffocation_check_then_pv_0_unconscious_and_5_negative_a_turn():
     """PHA-SUF-3, PHA-SUF-4 (Default PHA-AMB-12): a failed check sets PV to 0, Unconscious,
     with a death check that cannot kill at 0; from his next turn 5 negative damage a turn,
@@ -674,6 +676,7 @@ def test_given_pc_7_plus_agi_4_and_enemy_9_plus_agi_2_then_11_each_and_the_pc_ac
 # -- PHA-TV-28: Defense and offensive actions in one turn ------------------------------------
 
 
+@pytest.mark.over_http
 def test_given_the_defense_action_then_an_attack_is_refused_and_after_an_attack_defense_is():
     """PHA-TV-28 (PHA-ACT-13; Default PHA-AMB-41)."""
     t = table(("Endimion", pc()), ("Orc", creature(pv=99)))

@@ -37,6 +37,7 @@ def attacks_orc(t: DomainTable, face: int, weapon: str = "sword") -> None:
 # -- before the fight ----------------------------------------------------------------------
 
 
+@pytest.mark.over_http
 def test_given_no_initiative_when_asked_then_surprise_and_initiative_are_offered_not_turns():
     """PHA-SURP-1, PHA-INIT-1: before initiative the narrator may declare a surprise, each
     rolls (or all at once, or the narrator's creatures as a group); no turn starts yet."""
@@ -59,6 +60,7 @@ def test_given_no_initiative_when_asked_then_surprise_and_initiative_are_offered
     assert mine["label"] == "Roll Endimion's initiative: 1d12 + AGI 8"
 
 
+@pytest.mark.over_http
 def test_given_initiative_rolled_when_asked_then_only_the_first_in_the_order_may_start():
     t = fight(("Orc", creature()), ("Endimion", pc()), started=False)
     answer = offered(t)

@@ -47,6 +47,7 @@ def cast(t: DomainTable, who: str, power: str) -> list[Any]:
 TABLE = {1: -3, 2: -2, 3: -2, 4: -1, 5: -1, 6: 0, 7: 0, 8: 1, 9: 1, 10: 2, 11: 2, 12: 3}
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize("score", range(1, 13))
 def test_given_a_score_1_to_12_when_entered_then_its_adjustment_is_the_publishers_table(score: int):
     """PHA-TV-31 (PHA-CHAR-2, PHA-CHAR-3, PHA-CHAR-4): 1, 2, 3, 5, 6, 7, 8, 10, 11, 12 →
@@ -62,6 +63,7 @@ def test_given_a_score_1_to_12_when_entered_then_its_adjustment_is_the_publisher
     assert (e["df"], e["dm"], e["am"]) == (TABLE[score], TABLE[score], 6 + TABLE[score])
 
 
+@pytest.mark.over_http
 def test_given_scores_0_and_13_when_entered_then_minus_3_and_plus_3():
     """PHA-TV-33 (PHA-CHAR-2; Defaults PHA-AMB-44, PHA-AMB-51): outside 1–12 the adjustment
     stays −3 or +3, also when a magic pushes a score out of the table (FUE 12 + 4 = 16, where
@@ -378,6 +380,7 @@ def test_given_fue_6_and_the_load_rule_when_carrying_50_kg_then_weakness_and_mo_
     assert r["die"] == 12
 
 
+@pytest.mark.over_http
 def test_given_the_load_rule_off_when_a_load_is_set_then_it_is_refused():
     """PHA-TV-42, the optional part (PHA-WPN-7): not applied unless the GM enables it."""
     t = table(("Endimion", pc(fue=6)), ("Orc", creature()))

@@ -12,6 +12,7 @@ from tests.builders import Table, of_type
 from tests.domain.test_phantasia import attack, creature, next_turn, pc, refused, table
 
 
+@pytest.mark.over_http
 def test_given_a_hit_whose_damage_roll_is_voided_then_pv_back_and_the_damage_rolls_again():
     """PHA-DMG-11 on the record: the damage roll roots what follows it (the settled attack,
     a death check), so voiding it reopens the attack."""
@@ -27,6 +28,7 @@ def test_given_a_hit_whose_damage_roll_is_voided_then_pv_back_and_the_damage_rol
     assert damage.amount == 1 + 2 + 5 and t.who("Orc")["pv"] == 2
 
 
+@pytest.mark.over_http
 def test_given_a_fumbled_attack_when_voided_after_its_d6_then_the_mishap_goes_with_it():
     """PHA-CRIT-4, -5: the fumble's d6 follows from the attack it fumbled."""
     t = table(("Endimion", pc()), ("Orc", creature()))
@@ -40,6 +42,7 @@ def test_given_a_fumbled_attack_when_voided_after_its_d6_then_the_mishap_goes_wi
     assert t.who("Endimion")["actions_left"] == 2
 
 
+@pytest.mark.over_http
 def test_given_pm_spent_after_a_critical_when_the_critical_is_voided_then_pm_follows():
     """PHA-CRIT-3, PHA-PM-5: PM move by the changes events carry, so a void folds right."""
     bolt = {"name": "Rayo", "damage": "1d6", "pm_cost": 1}
@@ -121,6 +124,7 @@ def test_given_an_area_power_that_hits_one_and_fumbles_then_fumble_first_then_da
     assert t2.view["step"] == "turn"
 
 
+@pytest.mark.over_http
 def test_given_a_fumble_six_with_no_pm_when_asking_to_lose_pm_then_refused_before_the_d6():
     """PHA-CRIT-5: the choice is checked before the die is drawn, so no draw is lost."""
     t = table(("Endimion", pc(pm=0)), ("Orc", creature()))

@@ -40,6 +40,7 @@ def contest(t: Any, who: str, kind: str, target: str, **kw: Any) -> list[Any]:
 # -- turn order ------------------------------------------------------------------------------
 
 
+@pytest.mark.over_http
 def test_given_the_agi_order_variant_then_turns_go_by_agi_score_and_a_pc_wins_a_tie():
     """PHA-INIT-4 (Default PHA-AMB-7): no roll; the AGI score places each combatant; at equal
     AGI the player character goes before the narrator's enemy; an entered ip is refused."""
@@ -54,6 +55,7 @@ def test_given_the_agi_order_variant_then_turns_go_by_agi_score_and_a_pc_wins_a_
     assert t.view["order"] == [t.ids["Goblin"], t.ids["Endimion"], t.ids["Orc"]]
 
 
+@pytest.mark.over_http
 def test_given_initiative_rolled_then_not_again_and_a_late_joiner_is_inserted_by_his_result():
     """PHA-INIT-5 (Default PHA-AMB-6), PHA-INIT-1, PHA-INIT-2: initiative is rolled once a
     combat; a combatant who joins rolls on arrival and takes his place by his result;
@@ -423,6 +425,7 @@ def test_given_paralysis_without_a_duration_then_no_actions_and_a_vit_or_fue_che
     assert of_type(events, "StatusEnded")[0].status == "paralysed"
 
 
+@pytest.mark.over_http
 def test_given_a_player_defending_then_a_successful_df_check_avoids_the_attack():
     """PHA-DEF-1, PHA-CORE-2: the DF check passed, the attack deals nothing; no damage is
     rolled."""
@@ -905,6 +908,7 @@ def test_given_a_martial_level_8_enemy_then_at_and_df_plus_4_but_not_for_a_playe
     assert t.who("Endimion")["df"] == 1
 
 
+@pytest.mark.over_http
 def test_given_a_power_with_cooldown_1_used_in_turn_1_then_refused_in_turn_2_usable_in_turn_3():
     """PHA-FOE-5 (Default PHA-AMB-49): counted in the creature's own turns."""
     breath = {"name": "Aliento", "damage": "1d6", "cooldown": 1}

@@ -27,6 +27,7 @@ def status(t: Any, who: str, which: str, **kw: Any) -> list[Any]:
 # -- 1. the Spanish log and refusals in the book's words ------------------------------------
 
 
+@pytest.mark.over_http
 def test_given_a_poisoned_orc_when_its_end_check_is_rolled_then_the_spanish_log_names_veneno():
     t = table(("Orc", creature()), ("Endimion", pc()))
     status(t, "Orc", "poisoned")
@@ -38,6 +39,7 @@ def test_given_a_poisoned_orc_when_its_end_check_is_rolled_then_the_spanish_log_
     assert "end of" not in line and "poisoned" not in line
 
 
+@pytest.mark.over_http
 @pytest.mark.parametrize(
     "affinity, words",
     [("vulnerability", "vulnerable a fuego"), ("resistance", "resistente a fuego")],

@@ -66,6 +66,7 @@ def refused(rule: str, fn, *args: Any, **kw: Any) -> RuleViolation:
     return e.value
 
 
+@pytest.mark.over_http
 def test_given_lief_hits_with_a_short_sword_when_the_d6_rolls_up_then_damage_is_14():
     """WIT-TV-1 (WIT-DMG-1, WIT-DMG-3): D8 = 5; D6 = 6 → reroll 3: 5 + 6 + 3 = 14."""
     t = table()
@@ -78,6 +79,7 @@ def test_given_lief_hits_with_a_short_sword_when_the_d6_rolls_up_then_damage_is_
     assert t.who("B")["health"] == 6
 
 
+@pytest.mark.over_http
 def test_given_farthan_blocks_when_his_shield_and_armour_add_then_block_skill_is_11():
     """WIT-TV-2 (WIT-DEF-6, WIT-DEF-7): floor(15 / 2) + 2 + 2 = 11."""
     t = table(a=fighter(), b=farthan())
@@ -313,6 +315,7 @@ def test_given_a_top_heavy_axe_used_to_attack_when_parrying_then_skill_is_7():
     assert declared.skill["effective"] == 7
 
 
+@pytest.mark.over_http
 def test_given_a_top_heavy_weapon_ruled_no_parry_when_parrying_after_attacking_then_refused():
     """WIT-DEF-8: the GM's other ruling, 'cannot parry at all'."""
     axeman = fighter(
@@ -719,6 +722,7 @@ def test_given_a_charge_knocks_back_when_testing_strength_then_minus_5():
     assert of_type(events, "ConditionApplied")[0].condition == "prone"
 
 
+@pytest.mark.over_http
 def test_given_a_disputed_attack_roll_when_voided_then_health_and_aim_return_and_it_is_rerolled():
     """The record (issue 3) on a Wits fight: voiding the attack test voids its damage; the
     announced attack waits for its roll again, with the aim it had."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from domain import commands as c
 from tests.builders import DomainTable, Table
 from tests.choices_play import needed, of, offered, types
@@ -31,6 +33,7 @@ def announce(t: DomainTable, who: str, target: str, weapon: str = "short sword",
 # -- order --------------------------------------------------------------------------------
 
 
+@pytest.mark.over_http
 def test_given_nobody_placed_when_asking_then_everyone_is_placed_by_wits_and_the_tie_rolls():
     """WIT-ORD-1, -2 (Default WIT-AMB-15): placing all, one by one, or the GM's tie order."""
     t = Table("wits")
@@ -52,6 +55,7 @@ def test_given_nobody_placed_when_asking_then_everyone_is_placed_by_wits_and_the
     assert not of(answer, "attack") and not of(answer, "knock_back")
 
 
+@pytest.mark.over_http
 def test_given_a_tie_when_it_rolls_again_then_the_table_is_told_why():
     """WIT-ORD-2 (Default WIT-AMB-15): tied again on 4, each rolls his d6 again."""
     t = Table("wits")
