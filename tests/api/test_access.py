@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.builders import add_combatant, new_encounter, novus_stats, target_stats
+from tests.builders import add_combatant, new_encounter
+from tests.builders.novus import novus_stats, target_stats
+from tests.builders.wits import fighter
 
 WHO = ("none", "other_gm", "other_player", "player", "gm")
 
@@ -312,8 +314,6 @@ def test_given_a_players_attack_when_it_declares_the_gms_targets_defense_then_40
 ) -> None:
     r = client.post("/encounters", json={"name": "W", "ruleset": "wits", "dice_source": "manual"})
     eid = r.json()["id"]
-    from tests.domain.test_wits import fighter
-
     vartok = add_combatant(client, eid, "Vartok", fighter())
     orc = add_combatant(client, eid, "Orc", fighter(wits=10))
     token = _player(client, eid, [vartok], "Vera")

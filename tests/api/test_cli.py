@@ -178,7 +178,7 @@ def test_given_a_fight_with_a_void_when_replayed_then_rounds_bars_and_struck_lin
     from domain import commands as c
     from infra.app import Fraylog
     from infra.settings import Settings
-    from tests.builders import novus_stats, target_stats
+    from tests.builders.novus import novus_stats, target_stats
 
     path = str(tmp_path / "replay.db")
     with Fraylog(Settings(sqlite_path=path)) as fraylog:

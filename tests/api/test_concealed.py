@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 
 from tests.api.test_stream import server  # noqa: F401  (the fixture)
 from tests.api.test_visibility import until_view_of
-from tests.builders import add_combatant, command, new_encounter, novus_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats
 
 NOTE = "Zqx the ogre fears fire"  # a text no other answer holds
 OGRE_HITS = 137  # figures that show in no log line but his

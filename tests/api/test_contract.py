@@ -26,7 +26,8 @@ from schemathesis.specs.openapi.checks import ignored_auth, positive_data_accept
 from api.main import create_app
 from infra.app import Fraylog
 from infra.settings import Settings
-from tests.builders import add_combatant, new_encounter, novus_stats
+from tests.builders import add_combatant, new_encounter
+from tests.builders.novus import novus_stats
 from tests.tokens import TokenJar
 
 # Deterministic in the suite (the same examples each run, so CI does not flake); set

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.builders import add_combatant, command, new_encounter, novus_stats, target_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats, target_stats
 
 
 def ready_to_resolve(client: TestClient) -> tuple[str, str]:

@@ -7,7 +7,8 @@ import dataclasses
 from fastapi.testclient import TestClient
 
 from api.main import create_app
-from tests.builders import add_combatant, command, new_encounter, novus_stats, target_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats, target_stats
 
 
 def test_given_two_combatants_when_a_full_round_is_played_over_http_then_view_and_log_follow(

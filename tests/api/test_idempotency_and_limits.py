@@ -10,7 +10,8 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from infra.app import Fraylog
-from tests.builders import add_combatant, new_encounter, novus_stats
+from tests.builders import add_combatant, new_encounter
+from tests.builders.novus import novus_stats
 from tests.tokens import TokenJar
 
 HIT = {"type": "adjust_hits", "amount": -1}

@@ -9,7 +9,8 @@ from fastapi.testclient import TestClient
 
 from api.problems import asks_spanish, install
 from domain.errors import RuleViolation
-from tests.builders import add_combatant, command, new_encounter, novus_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats
 
 SPANISH = "es-ES,es;q=0.9,en;q=0.5"
 

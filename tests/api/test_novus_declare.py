@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.builders import add_combatant, command, new_encounter, novus_stats, target_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats, target_stats
 
 
 def test_given_a_heavy_crossbow_reload_took_round_2_when_drawing_a_weapon_then_422_nothing_recorded(

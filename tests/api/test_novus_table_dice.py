@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.builders import novus_stats, target_stats
+from tests.builders.novus import novus_stats, target_stats
 from tests.choices_play import (
     events,
     play_by_choices,

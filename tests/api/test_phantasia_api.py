@@ -11,30 +11,7 @@ from fastapi.testclient import TestClient
 
 from projections.read_models import combatant_stats
 from tests.builders import add_combatant, command, new_encounter
-
-PC = {
-    "controller": "player",
-    "fue": 10,
-    "agi": 8,
-    "int": 9,
-    "vit": 6,
-    "sue": 6,
-    "level": 3,
-    "pv": 30,
-    "shield": {"df": 1},
-    "weapons": [{"name": "espada", "code": "AMM", "damage": "1d8"}],
-}
-ORC = {
-    "fue": 10,
-    "agi": 6,
-    "int": 4,
-    "vit": 8,
-    "sue": 4,
-    "level": 2,
-    "pv": 20,
-    "enemy_type": "martial",
-    "weapons": [{"name": "hacha", "code": "AMG", "damage": "1d10"}],
-}
+from tests.builders.phantasia import ORC, PC
 
 
 def fight(client: TestClient) -> tuple[str, str, str, str]:
@@ -164,7 +141,7 @@ def test_given_a_novus_encounter_when_a_player_starts_a_turn_or_rolls_damage_the
 ) -> None:
     """PHANTÄSIA's commands ask nothing of another rule system's state: a Novus player's
     `start_turn` or `roll_damage` is refused (403 or 422), never a crash."""
-    from tests.builders import novus_stats
+    from tests.builders.novus import novus_stats
 
     eid = new_encounter(client)
     a = add_combatant(client, eid, "A", novus_stats())

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from api.cli import app as cli
 from infra.app import Fraylog
 from projections.audit import read_export
-from tests.builders import add_combatant, command, new_encounter, novus_stats, target_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats, target_stats
 
 
 def bleeding_fight(client: TestClient, dice_source: str = "manual") -> dict:

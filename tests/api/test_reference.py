@@ -39,7 +39,7 @@ from domain.rulesystems import RULESETS, get_rule_system
 from infra.access import Forbidden, Grant, check_command
 from infra.app import Fraylog
 from infra.settings import Settings
-from tests.builders import novus_stats, target_stats
+from tests.builders.novus import novus_stats, target_stats
 from tests.table_dice import send_app
 
 Asked = dict[tuple[str, str], set[str]]  # (rule book, command type) -> roll names asked

@@ -19,7 +19,8 @@ import uvicorn
 from api.main import create_app
 from domain import commands as c
 from infra.app import Fraylog
-from tests.builders import free_port, novus_stats
+from tests.builders import free_port
+from tests.builders.novus import novus_stats
 
 COMMANDS = 200
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from tests.api.test_stream import server  # noqa: F401  (the uvicorn fixture)
-from tests.builders import novus_stats
+from tests.builders.novus import novus_stats
 
 
 def follow_views(url: str, headers: dict[str, str], into: list[dict], stop_at: int) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.builders import add_combatant, new_encounter
-from tests.domain.test_wits import farthan, fighter
+from tests.builders.wits import farthan, fighter
 from tests.table_dice import send_http
 
 

@@ -20,7 +20,8 @@ from api.cli import app as cli
 from infra.app import Fraylog
 from projections.visibility import Sight, readable
 from tests.api.test_stream import follow, server  # noqa: F401  (the fixture)
-from tests.builders import add_combatant, command, new_encounter, novus_stats
+from tests.builders import add_combatant, command, new_encounter
+from tests.builders.novus import novus_stats
 
 AMBUSHER = "Zqx Ambusher"  # a name no other text holds
 

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api.test_phantasia_api import ORC, PC
-from tests.builders import novus_stats
-from tests.domain.test_wits import farthan, fighter
+from tests.builders.novus import novus_stats
+from tests.builders.phantasia import ORC, PC
+from tests.builders.wits import farthan, fighter
 
 BOOKS = {
     "novus": (novus_stats(hits=60), novus_stats(hits=60)),

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.domain.test_wits import farthan, fighter
+from tests.builders.wits import farthan, fighter
 
 
 def post(client: TestClient, eid: str, body: dict[str, Any], status: int = 200) -> dict:

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.builders.wits import farthan, fighter
 from tests.choices_play import (
     events,
     play_by_choices,
@@ -19,7 +20,6 @@ from tests.choices_play import (
     told_face_by_face,
     view,
 )
-from tests.domain.test_wits import farthan, fighter
 
 GOBLIN = fighter(
     wits=10,

@@ -8,7 +8,8 @@ from domain import commands as c
 from domain.corrections import fold_without, voided_by
 from domain.errors import RuleViolation
 from domain.fold import fold
-from tests.builders import duel, of_type, target_stats
+from tests.builders import duel, of_type
+from tests.builders.novus import target_stats
 
 
 def bleeding_hit():

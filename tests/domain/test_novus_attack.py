@@ -24,7 +24,8 @@ import pytest
 from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.novus import combat
-from tests.builders import Table, duel, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, of_type
+from tests.builders.novus import novus_stats, target_stats
 
 
 @pytest.mark.over_http

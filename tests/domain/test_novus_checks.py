@@ -6,7 +6,8 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
-from tests.builders import Table, duel, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, of_type
+from tests.builders.novus import novus_stats, target_stats
 
 
 def ready(**a_stats) -> Table:

@@ -18,7 +18,8 @@ import pytest
 from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.novus.choices import choices as novus_choices
-from tests.builders import Table, novus_stats, of_type, target_stats
+from tests.builders import Table, of_type
+from tests.builders.novus import novus_stats, target_stats
 from tests.choices_play import of, offered
 
 

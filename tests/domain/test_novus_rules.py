@@ -7,7 +7,8 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
-from tests.builders import Table, duel, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, of_type
+from tests.builders.novus import novus_stats, target_stats
 
 
 def pair(a_ip: int = 19, b_ip: int = 12, **a_stats) -> Table:

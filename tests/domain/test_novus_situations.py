@@ -19,7 +19,8 @@ import pytest
 from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.novus.stats import NovusStats
-from tests.builders import Table, duel, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, of_type
+from tests.builders.novus import novus_stats, target_stats
 
 
 def three(a_ip: int = 19, b_ip: int = 12) -> Table:

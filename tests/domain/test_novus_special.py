@@ -27,7 +27,8 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
-from tests.builders import Table, duel, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, of_type
+from tests.builders.novus import novus_stats, target_stats
 
 
 def facing(attacker: dict | None = None, target: dict | None = None) -> Table:

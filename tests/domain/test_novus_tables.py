@@ -7,7 +7,8 @@ import pytest
 
 from domain import commands as c
 from projections.narrative import narrative
-from tests.builders import Table, duel, novus_stats, of_type, target_stats
+from tests.builders import Table, duel, of_type
+from tests.builders.novus import novus_stats, target_stats
 
 TWO_POINTS = [10, 10, 5, 1]  # 15 + 11 + AB 9 = 35 against DEF 15: margin 20, 2 Boon Points
 

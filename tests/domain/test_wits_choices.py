@@ -11,8 +11,8 @@ import pytest
 
 from domain import commands as c
 from tests.builders import DomainTable, Table
+from tests.builders.wits import farthan, fighter
 from tests.choices_play import needed, of, offered, types
-from tests.domain.test_wits import farthan, fighter
 
 
 def duel(a: dict[str, Any] | None = None, b: dict[str, Any] | None = None, **options: Any):

@@ -15,7 +15,7 @@ from infra.access import Grant
 from infra.app import Fraylog
 from infra.choices import COMMAND
 from infra.settings import Settings
-from tests.builders import novus_stats, target_stats
+from tests.builders.novus import novus_stats, target_stats
 
 
 @pytest.fixture

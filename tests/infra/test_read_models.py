@@ -31,7 +31,7 @@ from infra.dice import dice_for
 from infra.read_models import ReadModelsStore, catch_up, projection, rebuild, runner
 from infra.settings import Settings
 from projections.read_models import combatant_stats, encounter_row
-from tests.builders import novus_stats, target_stats
+from tests.builders.novus import novus_stats, target_stats
 
 ROOT = Path(__file__).resolve().parents[2]
 HIT, MISS = [9, 9], [3, 2]  # 2d10 faces against DEF 20: 11 and 10 damage hits, a miss

@@ -9,7 +9,7 @@ import pytest
 from domain import commands as c
 from domain.dice import ManualDice
 from infra.app import Conflict, Fraylog
-from tests.builders import novus_stats
+from tests.builders.novus import novus_stats
 
 
 def test_given_a_recorded_fight_when_the_app_restarts_then_every_event_is_still_there(

@@ -14,7 +14,7 @@ from domain.errors import DomainError, RuleViolation
 from domain.fold import fold
 from infra.app import Fraylog
 from projections.view import encounter_view, view_of
-from tests.builders import novus_stats
+from tests.builders.novus import novus_stats
 
 KINDS = ["melee_attack", "dodge", "move", "missile_attack", "first_aid", "none"]
 

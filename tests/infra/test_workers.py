@@ -19,7 +19,8 @@ import pytest
 
 from infra.settings import Settings
 from tests.api.test_stream import follow
-from tests.builders import free_port, novus_stats
+from tests.builders import free_port
+from tests.builders.novus import novus_stats
 
 CLIENTS, EACH = 8, 40
 

@@ -7,7 +7,8 @@ import re
 from domain import commands as c
 from projections.narrative import narrative
 from projections.view import view_of
-from tests.builders import Table, duel, novus_stats
+from tests.builders import Table, duel
+from tests.builders.novus import novus_stats
 
 
 def test_given_bleeding_and_stun_when_round_2_ends_then_log_reads_bleeds_and_stun_counts():

@@ -12,7 +12,8 @@ import pytest
 from domain import commands as c
 from domain.encounter import Encounter
 from projections.narrative import _LINES, _LINES_ES, narrative
-from tests.builders import DomainTable, duel, novus_stats, of_type
+from tests.builders import DomainTable, duel, of_type
+from tests.builders.novus import novus_stats
 
 
 def texts(events, lang="es") -> list[str]:

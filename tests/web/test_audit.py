@@ -19,9 +19,9 @@ from typing import Any
 
 import httpx
 
-from tests.api.test_phantasia_api import ORC, PC
-from tests.builders import novus_stats, target_stats
-from tests.domain.test_wits import farthan, fighter
+from tests.builders.novus import novus_stats, target_stats
+from tests.builders.phantasia import ORC, PC
+from tests.builders.wits import farthan, fighter
 from tests.web.conftest import LAPTOP, PHONE, screenshot
 from tests.web.test_replay import Fight
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.builders import novus_stats
+from tests.builders.novus import novus_stats
 from tests.web.conftest import LAPTOP, PHONE, screenshot
 from tests.web.test_replay import Fight
 

@@ -1,4 +1,5 @@
-"""Test data builders: Novus combatants, encounters in the domain, and HTTP helpers."""
+"""Test data builders: encounters in the domain and over HTTP, and HTTP helpers; each rule
+book's combatants in its own module (`tests.builders.novus`, `.wits`, `.phantasia`)."""
 
 from __future__ import annotations
 
@@ -14,50 +15,7 @@ from domain import commands as c
 from domain.dice import ManualDice
 from domain.encounter import Encounter
 from domain.errors import DiceError, DomainError, NotFound, RuleViolation
-
-
-def novus_stats(hits: int = 30, **overrides: Any) -> dict[str, Any]:
-    """A Novus fighter: sword DR 6 on Dex, 7 ranks, Dex +2 (the NOV-TV-38 attacker)."""
-    stats: dict[str, Any] = {
-        "hits": hits,
-        "bonuses": {"str": 2, "dex": 2, "spd": 0, "con": 1, "wil": 1, "wis": 0},
-        "weapons": [
-            {
-                "name": "sword",
-                "dr": 6,
-                "stat": "dex",
-                "ranks": 7,
-                "size": "medium",
-                "damage_type": "slashing",
-            },
-            {
-                "name": "mace",
-                "dr": 6,
-                "stat": "str",
-                "ranks": 7,
-                "size": "medium",
-                "damage_type": "bludgeoning",
-            },
-            {
-                "name": "bow",
-                "kind": "missile",
-                "dr": 5,
-                "stat": "dex",
-                "ranks": 7,
-                "damage_type": "piercing",
-                "family": "bow",
-            },
-        ],
-    }
-    stats.update(overrides)
-    return stats
-
-
-def target_stats(def_: int = 20, ar: int = 4, hits: int = 30, **overrides: Any) -> dict[str, Any]:
-    """A target whose DEF is `def_` (15 + Spd bonus) and whose AR is `ar`."""
-    stats: dict[str, Any] = {"hits": hits, "bonuses": {"spd": def_ - 15}, "ar": ar}
-    stats.update(overrides)
-    return stats
+from tests.builders.novus import novus_stats, target_stats
 
 
 class DomainTable:
