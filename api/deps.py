@@ -9,8 +9,9 @@ from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
+from domain.access import Forbidden
 from domain.errors import DomainError
-from infra.access import GM_ROLE, Forbidden, Grant
+from infra.access import GM_ROLE, Grant
 from infra.app import EncounterNotFound, Fraylog
 from infra.feed import Feed
 from projections.narrative import LANGS, Lang

@@ -1,7 +1,7 @@
 """The command reference page (docs/reference.md), rendered from the models themselves: each
 command's docstring, fields (type, default, description, example), the rule books that take
 it, the roll names it may ask for (domain/commands.py) and who may send it
-(infra/access.py); each book's commands; each event type's fields (api/event_schemas.py).
+(domain/access.py); each book's commands; each event type's fields (api/event_schemas.py).
 
     python -m api.reference > docs/reference.md     (or: fraylog reference > docs/reference.md)
 
@@ -18,8 +18,8 @@ from pydantic import BaseModel
 
 from api.event_schemas import EVENT_CLASSES, RECORDS, Die, RollRecord
 from domain import commands as c
+from domain.access import GM_FIELDS, GM_ONLY
 from domain.rulesystems import RULESETS, get_rule_system
-from infra.access import GM_FIELDS, GM_ONLY
 
 COMMANDS: dict[str, type[c.CommandBase]] = {
     model.model_fields["type"].default: model
@@ -30,7 +30,7 @@ BOOK_NAMES = {"novus": "Novus", "phantasia": "PHANTÄSIA", "wits": "Wits"}
 EVERY_BOOK = ("void", "undo", "redo", "reveal_dice", "end_encounter")
 # a book that has a handler only to say why it refuses the command
 REFUSED = {("phantasia", "set_modifier"): "PHA-STK-1: use `apply_status` or `modifiers`"}
-# the GM's besides GM_FIELDS (infra.access.check_command)
+# the GM's besides GM_FIELDS (domain.access.check_player)
 ALSO_GM = {
     "roll_initiative": ("ip", "tie_order", "group", "simultaneous"),
     "take_action": ("actions",),
@@ -259,7 +259,7 @@ def render() -> str:
     lines = [
         "# Command reference",
         "",
-        "<!-- Generated from domain/commands.py, the rule books, infra/access.py and",
+        "<!-- Generated from domain/commands.py, the rule books, domain/access.py and",
         "api/event_schemas.py by `python -m api.reference > docs/reference.md` (or `fraylog",
         "reference`): do not edit by hand. tests/api/test_reference.py fails when it is stale. -->",
         "",

@@ -11,7 +11,6 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -19,12 +18,8 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from domain import commands as c
+from domain.access import check_player
 from domain.errors import DomainError
-from domain.rulesystems.novus.rounds import is_blocked, queue
-from domain.rulesystems.phantasia.attacks import pending_attack as phantasia_attack
-from domain.rulesystems.phantasia.turns import next_up
-from domain.rulesystems.wits.turns import pending_attack
 from domain.state import EncounterState
 from infra.settings import Settings
 from infra.sidetables import SideTables
@@ -34,13 +29,6 @@ KEYS = "fraylog_idempotency_keys"
 LEASE_SECONDS = 30.0  # a command holding a key longer than this has stopped
 GRANT_CACHE_SECONDS = 5.0  # how long a revoked token may still work in another worker
 GM_ROLE, PLAYER_ROLE = "gm", "player"
-
-
-class Forbidden(DomainError):
-    """A player asking for what only the GM, or another combatant's player, may do."""
-
-    status = 403
-    title = "Not allowed"
 
 
 class IdempotencyConflict(DomainError):
@@ -243,100 +231,10 @@ class AccessStore(SideTables):
         )
 
 
-# -- what a player may do ---------------------------------------------------------------
-
-GM_ONLY = c.GM_COMMANDS  # the commands only the GM may send (domain/commands.py)
-# What the GM enters or overrides, wherever it appears in a command (an action, a Boon, a
-# Snag, a defense): a player's command may not set any of them.
-GM_FIELDS = frozenset(
-    {
-        "out_of_order",
-        "hit",
-        "degree",
-        "dice_source",
-        "modifiers",  # situational modifiers are the GM's call
-        "tn",
-        "riding_tn",
-        "casting_tn",
-        "spell_bonus",
-        "spell_damage",
-        "visible",  # Wits: whether the target can see the blow (WIT-AMB-21)
-        "physical",  # Wits: whether the damage rolls up (WIT-AMB-13)
-        "magical",  # Wits: a magical defense the GM allows against a critical
-        "effect",  # a GM Boon's effect, a Fate Point's (NOV-BOON-5, NOV-FATE-2)
-        "cover",  # PHANTÄSIA: the narrator sets cover (PHA-DEF-5) ...
-        "adjacent",  # ... judges adjacency (PHA-AMB-24) ...
-        "offensive",  # ... and says whether an action is offensive (PHA-ACT-2)
-        "doublings",  # a power's doubling effect, entered by the narrator (PHA-DMG-6)
-    }
-)
-
-
-def _gm_entries(data: Any, path: str = "") -> Iterator[str]:
-    """The paths of GM fields in a command dumped without its defaults."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            where = f"{path}.{key}" if path else key
-            if key in GM_FIELDS:  # in a dump without defaults: set to something else
-                yield where
-            else:
-                yield from _gm_entries(value, where)
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            yield from _gm_entries(value, f"{path}.{i}")
+# -- what a player may do: the game's rule (domain.access) -------------------------------
 
 
 def check_command(grant: Grant, command: BaseModel, state: EncounterState) -> None:
-    """A GM may run any command; a player only for his own combatants, without the GM's
-    overrides, and with dice of his own only at a table that rolls them by hand."""
-    if grant.is_gm:
-        return
-    kind = command.type  # type: ignore[attr-defined]
-    if kind in GM_ONLY:
-        raise Forbidden("ROLE", f"only the GM may {kind.replace('_', ' ')}", field="type")
-    entered = [*_gm_entries(command.model_dump(mode="json", exclude_defaults=True))]
-    if isinstance(command, c.RollInitiative):
-        entered += [n for n in ("ip", "tie_order", "group") if getattr(command, n) is not None]
-        entered += ["simultaneous"] if command.simultaneous else []  # the narrator's choice
-    if isinstance(command, c.TakeAction) and command.actions != 1:
-        entered.append("actions")  # WIT-ACT-3: more than one action is the GM's call
-    if entered:
-        raise Forbidden("ROLE", f"`{entered[0]}` is the GM's to set", field=entered[0])
-    if command.dice and state.dice_source != "manual":  # type: ignore[attr-defined]
-        raise Forbidden(
-            "ROLE", "players enter dice only at a table that rolls by hand", field="dice"
-        )
-    who = _acting_for(command, state)
-    if who is None or who not in grant.combatants:
-        name = state.combatants[who].name if who in state.combatants else "that combatant"
-        raise Forbidden("ROLE", f"this token does not act for {name}", field="combatant")
-    defends_other = isinstance(command, c.Attack) and command.defense is not None
-    if defends_other and command.target not in grant.combatants:  # type: ignore[attr-defined]
-        # the target answers for himself
-        raise Forbidden("ROLE", "the target declares his own defense (defend)", field="defense")
-
-
-def _acting_for(command: BaseModel, state: EncounterState) -> str | None:
-    """The combatant a command acts for."""
-    combatant = getattr(command, "combatant", None)
-    if combatant is not None:
-        return combatant
-    if isinstance(command, c.Resolve):  # the action that will resolve is his
-        pending = [a for a in queue(state) if is_blocked(state, a) is None]
-        return pending[0].combatant if pending else None
-    if isinstance(command, c.SpendBoons):
-        return state.pending_boons.combatant if state.pending_boons else None
-    if isinstance(command, c.SpendSnags):
-        return state.pending_snags.combatant if state.pending_snags else None
-    if isinstance(command, c.RollAttack):  # the attacker of the attack waiting to be rolled
-        pending = pending_attack(state)
-        return pending.combatant if pending else None
-    if state.ruleset != "phantasia":
-        return None
-    if isinstance(command, c.RollDamage | c.RollFumble):  # his hit, or his fumble
-        open_attack = phantasia_attack(state)
-        return open_attack.combatant if open_attack else None
-    if isinstance(command, c.StartTurn):  # his own turn
-        up = next_up(state)
-        return up.id if up else None
-    return None
+    """A GM may run any command; a player what domain.access.check_player allows him."""
+    if not grant.is_gm:
+        check_player(grant.combatants, command, state)

@@ -209,6 +209,11 @@ class RuleSystem(ABC):
             "health_states": {state: words["en"] for state, words in HEALTH_WORDS.items()},
         }
 
+    def acting_for(self, state: EncounterState, command: BaseModel) -> str | None:
+        """The combatant a command acts for (a player may send it for his own only,
+        domain.access): the one it names; a book's commands that name none say otherwise."""
+        return getattr(command, "combatant", None)
+
     @abstractmethod
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         """His health in words: unhurt, hurt, badly_hurt or down (docs/visibility.md)."""

@@ -32,11 +32,12 @@ from api.reference import (
     render,
 )
 from domain import commands as c
+from domain.access import Forbidden
 from domain.dice import DerivedDice, ManualDice
 from domain.encounter import Encounter
 from domain.errors import DomainError
 from domain.rulesystems import RULESETS, get_rule_system
-from infra.access import Forbidden, Grant, check_command
+from infra.access import Grant, check_command
 from infra.app import Fraylog
 from infra.settings import Settings
 from tests.builders.novus import novus_stats, target_stats
@@ -360,7 +361,7 @@ def test_given_a_book_that_always_refuses_a_command_then_the_reference_names_its
 
 
 def test_given_a_players_token_then_the_fields_listed_as_the_gms_are_refused() -> None:
-    """ALSO_GM lists what infra.access.check_command refuses besides GM_FIELDS."""
+    """ALSO_GM lists what domain.access.check_player refuses besides GM_FIELDS."""
     player = Grant("e", "player", frozenset({"ana"}), "ana")
     state = Encounter.start("Who", "wits", "manual").state
     set_by_gm = {

@@ -79,6 +79,21 @@ class NovusRules(RuleSystem):
             "snags": [vars(s) for s in snags.TABLE.values()],
         }
 
+    def acting_for(self, state: EncounterState, command: Any) -> str | None:
+        """Resolve acts for the owner of the action next to resolve; spend_boons and
+        spend_snags for the attacker whose points wait."""
+        named = super().acting_for(state, command)
+        if named is not None:  # a command that names its combatant acts for him
+            return named
+        if isinstance(command, c.Resolve):
+            pending = [a for a in rounds.queue(state) if rounds.is_blocked(state, a) is None]
+            return pending[0].combatant if pending else None
+        if isinstance(command, c.SpendBoons):
+            return state.pending_boons.combatant if state.pending_boons else None
+        if isinstance(command, c.SpendSnags):
+            return state.pending_snags.combatant if state.pending_snags else None
+        return None
+
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         return novus_views.health_state(state, who)
 

@@ -151,6 +151,20 @@ class PhantasiaRules(RuleSystem):
             "fumble_table": attacks.FUMBLES,
         }
 
+    def acting_for(self, state: EncounterState, command: Any) -> str | None:
+        """roll_damage and roll_fumble act for the attacker whose hit or fumble waits;
+        start_turn for him whose turn comes next."""
+        named = super().acting_for(state, command)
+        if named is not None:  # a command that names its combatant acts for him
+            return named
+        if isinstance(command, c.RollDamage | c.RollFumble):
+            open_attack = attacks.pending_attack(state)
+            return open_attack.combatant if open_attack else None
+        if isinstance(command, c.StartTurn):
+            up = turns.next_up(state)
+            return up.id if up else None
+        return None
+
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         return phantasia_views.health_state(state, who)
 

@@ -63,6 +63,16 @@ class WitsRules(RuleSystem):
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "called_shots": dict(attacks.CALLED_SHOT)}
 
+    def acting_for(self, state: EncounterState, command: Any) -> str | None:
+        """roll_attack acts for the attacker of the attack waiting to be rolled."""
+        named = super().acting_for(state, command)
+        if named is not None:  # a command that names its combatant acts for him
+            return named
+        if isinstance(command, c.RollAttack):
+            pending = turns.pending_attack(state)
+            return pending.combatant if pending else None
+        return None
+
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         return wits_views.health_state(state, who)
 
