@@ -9,6 +9,7 @@ the old private key, whose public key stays published for verification.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -51,11 +52,11 @@ class Checkpoints(SideTables):
         )
 
     # -- keys ---------------------------------------------------------------------------
-    def _new_key(self) -> str:
+    def _new_key(self, run: Callable[..., list[tuple[Any, ...]]] | None = None) -> str:
         private = Ed25519PrivateKey.generate()
         public = private.public_key().public_bytes_raw()
         made = key_id(public)
-        self.execute(
+        (run or self.execute)(
             f"INSERT INTO {self.table(KEYS)} (key_id, public_key, private_key, created) "
             "VALUES (?, ?, ?, ?)",
             (made, public.hex(), private.private_bytes_raw().hex(), _now()),
@@ -92,36 +93,36 @@ class Checkpoints(SideTables):
 
     def rotate(self) -> str:
         """Make a new key current; every other key signs nothing more (its private key is
-        deleted from the table) but stays published. Returns the new key's id. The current
-        key is swapped only if it is still the one read (compare and set), so two rotations
-        at once make one current key, and the loser's key is dropped unused."""
+        deleted from the table) but stays published. Returns the new key's id.
+
+        One transaction holds the current key's row (FOR UPDATE; SQLite: the write lock)
+        while it makes the new key, swaps it in and retires every other: a rotation at the
+        same time waits, then retires this one. (Swapping and retiring as separate statements
+        let a slower rotation, reading an older current key, erase the private key of the
+        one just made current: signing stopped.)"""
+        lock = " FOR UPDATE" if self.settings.database_url else ""
         while True:
-            old = self._current_id()
-            made = self._new_key()
-            if old is None:
-                swapped = self.execute(
+            with self.transaction() as run:
+                held = run(f"SELECT key_id FROM {self.table(CURRENT)} WHERE slot = 1{lock}")
+                made = self._new_key(run)
+                if held:
+                    run(f"UPDATE {self.table(CURRENT)} SET key_id = ? WHERE slot = 1", (made,))
+                elif not run(
                     f"INSERT INTO {self.table(CURRENT)} (slot, key_id) VALUES (1, ?) "
                     "ON CONFLICT (slot) DO NOTHING RETURNING key_id",
                     (made,),
+                ):  # the first key was made meanwhile: its row exists now
+                    run(f"DELETE FROM {self.table(KEYS)} WHERE key_id = ?", (made,))
+                    continue
+                # every key but this one: retired (if it was not) and its private key gone,
+                # a key left by a rotation that crashed half-way included
+                run(
+                    f"UPDATE {self.table(KEYS)} SET retired = COALESCE(retired, ?), "
+                    "private_key = NULL WHERE key_id <> ? "
+                    "AND (private_key IS NOT NULL OR retired IS NULL)",
+                    (_now(), made),
                 )
-            else:
-                swapped = self.execute(
-                    f"UPDATE {self.table(CURRENT)} SET key_id = ? WHERE slot = 1 AND key_id = ? "
-                    "RETURNING key_id",
-                    (made, old),
-                )
-            if swapped:
-                break
-            self.execute(f"DELETE FROM {self.table(KEYS)} WHERE key_id = ?", (made,))
-        # every key but the current one: retired (if it was not) and its private key gone,
-        # a key left by a rotation that crashed half-way included
-        self.execute(
-            f"UPDATE {self.table(KEYS)} SET retired = COALESCE(retired, ?), private_key = NULL "
-            f"WHERE key_id <> (SELECT key_id FROM {self.table(CURRENT)} WHERE slot = 1) "
-            "AND (private_key IS NOT NULL OR retired IS NULL)",
-            (_now(),),
-        )
-        return made
+                return made
 
     def _current_id(self) -> str | None:
         rows = self.execute(f"SELECT key_id FROM {self.table(CURRENT)} WHERE slot = 1")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from infra.settings import Settings
@@ -34,6 +36,30 @@ class SideTables:
         with self._postgres().connection() as conn:
             cur = conn.execute(sql.replace("?", "%s"), params)
             return cur.fetchall() if cur.description else []
+
+    @contextmanager
+    def transaction(self) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
+        """Statements run as one transaction, holding the database's write lock from the
+        start on SQLite (BEGIN IMMEDIATE); on PostgreSQL, rows it locks (FOR UPDATE) stay
+        locked until it ends. Yields `run(sql, params)`; an exception rolls it all back."""
+        if self._sqlite is not None:
+            with self._lock:
+                db = self._sqlite
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield lambda sql, params=(): db.execute(sql, params).fetchall()
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            return
+        with self._postgres().connection() as conn, conn.transaction():
+
+            def run(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+                cur = conn.execute(sql.replace("?", "%s"), params)
+                return cur.fetchall() if cur.description else []
+
+            yield run
 
     def _postgres(self) -> Any:
         """A small pool of autocommit connections, opened on first use."""
