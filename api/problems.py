@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 
 from domain.errors import DiceError, DiceNeeded, DomainError, NotFound
 from projections.narrative import told
-from projections.visibility import for_player, scrubbed, unnamed
+from projections.visibility import scrubbed, unnamed
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("fraylog")
@@ -120,10 +120,10 @@ def needed_in(needed: dict[str, Any], spanish: bool) -> dict[str, Any]:
 def so_far(exc: DiceNeeded, spanish: bool) -> list[dict[str, Any]]:
     """What the faces given so far decided: the events the command would have recorded up
     to the missing face, each as its record with its log line (Spanish on request, where
-    the encounter's book reads in Spanish)."""
+    the encounter's book reads in Spanish), as the asking player may read them."""
     if not exc.so_far or exc.before is None:
         return []
-    return for_player(told(exc.before(), exc.so_far, spanish, exc.sight), exc.sight)
+    return told(exc.before(), exc.so_far, spanish, exc.sight)
 
 
 def install(app: FastAPI) -> None:

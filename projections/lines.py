@@ -35,6 +35,11 @@ def number(n: int) -> str:
     return str(n) if n >= 0 else f"−{-n}"
 
 
+def signed(n: int) -> str:
+    """'+3', '−3': a modifier, its negative with the true minus sign too."""
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
 def figures(
     before: int | None, after: int | None, number: Callable[[int], str] = number, head: str = ""
 ) -> str:

@@ -11,7 +11,7 @@ from domain.errors import DomainError
 from domain.fold import evolve
 from domain.state import EncounterState
 from projections import narrative_phantasia as _phantasia
-from projections.lines import LINES, LINES_ES, Describe, figures, line, line_es, number
+from projections.lines import LINES, LINES_ES, Describe, figures, line, line_es, number, signed
 from projections.visibility import Sight, as_read, for_player
 
 Lang = Literal["en", "es"]
@@ -99,19 +99,14 @@ def _name(state: EncounterState, combatant_id: str) -> str:
     return who.name if who else combatant_id
 
 
-def _signed(n: int) -> str:
-    """'+3', '−3' (a true minus sign, as every negative figure of a line: `number`)."""
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
 def roll_text(roll: dict[str, Any]) -> str:
     """'10→7 + 4 = 21, +9 (skill ranks +7, dex bonus +2) = 30'."""
     dice = " + ".join("→".join(str(f) for f in d["faces"]) for d in roll["dice"])
     text = f"{dice} = {number(roll['dice_total'])}"
     mods = {k: v for k, v in roll["modifiers"].items() if v}
     if mods:
-        parts = ", ".join(f"{k} {_signed(v)}" for k, v in mods.items())
-        text += f" {_signed(sum(mods.values()))} ({parts}) = {number(roll['total'])}"
+        parts = ", ".join(f"{k} {signed(v)}" for k, v in mods.items())
+        text += f" {signed(sum(mods.values()))} ({parts}) = {number(roll['total'])}"
     for flag in roll.get("flags", []):
         text += f" [{flag}]"
     return text
@@ -207,7 +202,7 @@ def _(e: Any, s: EncounterState) -> str:
 
 @_line("LimbWounded")
 def _(e: Any, s: EncounterState) -> str:
-    state = "useless" if e.useless else f"{_signed(e.penalty)} on actions with it"
+    state = "useless" if e.useless else f"{signed(e.penalty)} on actions with it"
     return (
         f"{_name(s, e.combatant)}'s {e.location} takes {e.damage} ({e.total_damage} in "
         f"all): {state}."
@@ -290,7 +285,7 @@ def _(e: Any, s: EncounterState) -> str:
     if b["scaled"]:
         parts.append(f"+ {b['scaled']} scaled")
     for k, v in b["extra"].items():
-        parts.append(f"{_signed(v)} {k}")
+        parts.append(f"{signed(v)} {k}")
     if b["armour"]:
         parts.append(f"− {b['armour']} armour")
     return (
@@ -448,7 +443,7 @@ def _(e: Any, s: EncounterState) -> str:
     if e.amount is None:  # concealed from the reader
         return f"GM: {_name(s, e.combatant)}'s hits change ({e.reason})."
     return (
-        f"GM: {_name(s, e.combatant)} hits {_signed(e.amount)} ({e.reason})"
+        f"GM: {_name(s, e.combatant)} hits {signed(e.amount)} ({e.reason})"
         f"{figures(e.hits_before, e.hits_after)}."
     )
 
@@ -456,7 +451,7 @@ def _(e: Any, s: EncounterState) -> str:
 @_line("ModifierSet")
 def _(e: Any, s: EncounterState) -> str:
     until = f" until round {e.last_round}" if e.last_round else ""
-    return f"GM: {_name(s, e.combatant)} {e.name} {_signed(e.value)} to {e.applies_to}{until}."
+    return f"GM: {_name(s, e.combatant)} {e.name} {signed(e.value)} to {e.applies_to}{until}."
 
 
 @_line("ModifierCleared")
@@ -491,7 +486,7 @@ def _wits_place(e: Any, s: EncounterState) -> str:
 
 def _skill_text(skill: dict[str, Any]) -> str:
     """'13 (short sword +1 aiming) = 14'."""
-    parts = "".join(f" {_signed(v)} {k}" for k, v in skill["parts"].items() if v)
+    parts = "".join(f" {signed(v)} {k}" for k, v in skill["parts"].items() if v)
     if not parts:
         return f"{number(skill['effective'])} ({skill['base_from']})"
     return f"{number(skill['base'])} ({skill['base_from']}){parts} = {number(skill['effective'])}"
@@ -509,7 +504,7 @@ def _wits_damage(e: Any, s: EncounterState) -> str:
         f"{number(b['dice'])}"
     )
     if b["modifiers"]:
-        text += f" {_signed(b['modifiers'])}"
+        text += f" {signed(b['modifiers'])}"
     if b["protection_ignored"]:
         text += " (Protection ignored: critical)"
     elif b["protection"]:
@@ -624,16 +619,8 @@ def _(e: Any, s: EncounterState) -> str:
 # -- Spanish (the terms of the PHANTÄSIA book: PV, PM, narrador, turno, ronda) ------------
 
 
-def _signed_es(n: int) -> str:
-    """'+3', '−3' (a true minus sign), as the book prints modifiers."""
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
-_number_es = number  # '10', '−3': a negative figure with a true minus sign
-
-
 def _pv(before: int, after: int) -> str:
-    return f"PV {_number_es(before)} → {_number_es(after)}"
+    return f"PV {number(before)} → {number(after)}"
 
 
 def _narrator(actor: str) -> str:
@@ -659,7 +646,7 @@ def _(e: Any, s: EncounterState) -> str:
     side = f" ({e.side})" if e.side else ""
     if e.hits is None:  # concealed from the reader
         return f"{e.name} se une{side}."
-    return f"{e.name} se une{side}: PV {_number_es(e.hits)}/{e.max_hits}."
+    return f"{e.name} se une{side}: PV {number(e.hits)}/{e.max_hits}."
 
 
 @_line_es("InitiativeRolled")
@@ -713,7 +700,7 @@ def _(e: Any, s: EncounterState) -> str:
     if e.amount is None:  # concealed from the reader
         return f"Narrador: cambian los PV de {_name(s, e.combatant)} ({e.reason})."
     return (
-        f"Narrador: {_name(s, e.combatant)} {_signed_es(e.amount)} PV ({e.reason}): "
+        f"Narrador: {_name(s, e.combatant)} {signed(e.amount)} PV ({e.reason}): "
         f"{_pv(e.hits_before, e.hits_after)}."
     )
 
@@ -737,7 +724,7 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     who = _name(s, e.combatant)
     head = f"Ronda {e.round}, mantenimiento"
-    pv = figures(e.hits_before, e.hits_after, _number_es, "PV ")
+    pv = figures(e.hits_before, e.hits_after, number, "PV ")
     if e.kind == "bleeding":
         return f"{head}: {who} sangra {e.amount}{pv}."
     if e.kind == "dying":
@@ -793,10 +780,7 @@ def _(e: Any, s: EncounterState) -> str:
 @_line_es("ModifierSet")
 def _(e: Any, s: EncounterState) -> str:
     until = f" hasta la ronda {e.last_round}" if e.last_round else ""
-    return (
-        f"Narrador: {_name(s, e.combatant)}: {e.name} {_signed_es(e.value)} a "
-        f"{e.applies_to}{until}."
-    )
+    return f"Narrador: {_name(s, e.combatant)}: {e.name} {signed(e.value)} a {e.applies_to}{until}."
 
 
 @_line_es("ModifierCleared")

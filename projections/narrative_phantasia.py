@@ -11,7 +11,7 @@ from domain.rulesystems.phantasia.attacks import FUMBLES
 from domain.rulesystems.phantasia.stats import ELEMENTS_ES
 from domain.rulesystems.phantasia.statuses import STATUSES, name_es
 from domain.state import EncounterState
-from projections.lines import line, line_es
+from projections.lines import line, line_es, number, signed
 
 FUMBLES_ES = {
     1: "suelta su arma (un poder: inutilizable 1d4 turnos)",
@@ -136,14 +136,6 @@ def spanish(text: str, *, ruled: bool = False) -> str:
     return text
 
 
-def _n(n: int) -> str:
-    return str(n) if n >= 0 else f"−{-n}"
-
-
-def _s(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
 def _who(s: EncounterState, combatant: str | None) -> str:
     who = s.combatants.get(combatant or "")
     return who.name if who else str(combatant)
@@ -193,8 +185,8 @@ def _check(c: dict[str, Any], es: bool = False) -> str:
         return (
             "éxito automático (punto de PHANTÄSIA)" if es else "automatic success (PHANTÄSIA point)"
         )
-    face, number = c["face"], c["target_number"]
-    text = f"d{c['die']} {face} {'≤' if face <= number else '>'} {_n(number)}"
+    face, target = c["face"], c["target_number"]
+    text = f"d{c['die']} {face} {'≤' if face <= target else '>'} {number(target)}"
     if c["critical"]:
         return text + (": ¡crítico!" if es else ": critical!")
     if c["fumble"]:
@@ -213,9 +205,9 @@ def joins(e: Any, es: bool) -> str:
     who = e.stats.get("controller") == "player"
     if es:
         kind = "personaje jugador" if who else "criatura del narrador"
-        return f"{e.name} se une{side}, {kind}: PV {_n(e.hits)}/{e.max_hits}."
+        return f"{e.name} se une{side}, {kind}: PV {number(e.hits)}/{e.max_hits}."
     kind = "player character" if who else "the narrator's creature"
-    return f"{e.name} joins{side}, {kind}: {_n(e.hits)}/{e.max_hits} PV."
+    return f"{e.name} joins{side}, {kind}: {number(e.hits)}/{e.max_hits} PV."
 
 
 def initiative(e: Any, s: EncounterState, es: bool) -> str:
@@ -239,7 +231,7 @@ def initiative(e: Any, s: EncounterState, es: bool) -> str:
             else f"{who} acts at his AGI {e.ip} (AGI-order variant)."
         )
     roll = next(iter(e.rolls.values()))
-    mods = " ".join(f"{_s(v)} {k}" for k, v in e.modifiers.items() if k != "group")
+    mods = " ".join(f"{signed(v)} {k}" for k, v in e.modifiers.items() if k != "group")
     head = "Iniciativa de" if es else "Initiative for"
     return f"{head} {who}: 1d12 {roll['dice_total']} {mods} = {e.ip}."
 
@@ -250,7 +242,7 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
     skip = {"rolled", "factor", "doublings", "halvings", "reduction", "total", "rule"}
     times = b.get("multiplied")  # PHA-DMG-4: 'd10 6 × level 4 = 24'
     parts = " ".join(  # what the dice showed first, each other part after its sign
-        f"{k} {v}" if k == "dice" else f"{_s(v)} {k}"
+        f"{k} {v}" if k == "dice" else f"{signed(v)} {k}"
         for k, v in b.items()
         if k not in skip and isinstance(v, int) and not (times and k == "dice")
     )
@@ -268,7 +260,11 @@ def damage(e: Any, s: EncounterState, es: bool) -> str:
         text += f" − {v} {k}"
     if b.get("immune"):
         text += " → inmune" if es else " → immune"
-    pv = f"; PV {_n(e.hits_before)} → {_n(e.hits_after)}" if e.hits_before is not None else ""
+    pv = (
+        f"; PV {number(e.hits_before)} → {number(e.hits_after)}"
+        if e.hits_before is not None
+        else ""
+    )
     if es:
         return f"{who} recibe {e.amount} de daño: {spanish(text, ruled=True)}{pv}."
     return f"{who} takes {e.amount} damage: {text}{pv}."
@@ -629,7 +625,11 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     parts = ", ".join(f"{k} {v}" for k, v in e.parts.items())
     why = f"; {e.reason}" if e.reason else ""
-    pv = f": PV {_n(e.hits_before)} → {_n(e.hits_after)}" if e.hits_before is not None else ""
+    pv = (
+        f": PV {number(e.hits_before)} → {number(e.hits_after)}"
+        if e.hits_before is not None
+        else ""
+    )
     amount = f" {e.amount}" if e.amount is not None else ""  # concealed from the reader
     return f"{_who(s, e.combatant)} is healed{amount} ({parts}{why}){pv}."
 
@@ -638,7 +638,11 @@ def _(e: Any, s: EncounterState) -> str:
 def _(e: Any, s: EncounterState) -> str:
     parts = spanish(", ".join(f"{k} {v}" for k, v in e.parts.items()), ruled=True)
     why = f"; {e.reason}" if e.reason else ""
-    pv = f": PV {_n(e.hits_before)} → {_n(e.hits_after)}" if e.hits_before is not None else ""
+    pv = (
+        f": PV {number(e.hits_before)} → {number(e.hits_after)}"
+        if e.hits_before is not None
+        else ""
+    )
     amount = f"{e.amount} PV" if e.amount is not None else "PV"  # concealed from the reader
     return f"{_who(s, e.combatant)} recupera {amount} ({parts}{why}){pv}."
 

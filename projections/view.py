@@ -17,6 +17,7 @@ GM_VIEW_FIELDS = ("health_shown", "notes")
 def encounter_view(state: EncounterState) -> dict[str, Any]:
     """Everything a screen shows about an encounter at its version (the GM's: a player's
     is projections.visibility.view_for_player of it)."""
+    rules = get_rule_system(state.ruleset)
     view = {
         "id": state.id,
         "name": state.name,
@@ -27,12 +28,11 @@ def encounter_view(state: EncounterState) -> dict[str, Any]:
         "ended": state.ended,
         "dice_commitment": state.dice_commitment,
         "forked_from": state.forked_from,
-        **get_rule_system(state.ruleset).view(state),
+        **rules.view(state),
         # what players see (docs/visibility.md): the GM's settings and notes
         "health_shown": {"gm_combatants": state.health_shown, "party": state.party_health_shown},
         "notes": list(state.notes),
     }
-    rules = get_rule_system(state.ruleset)
     for shown in view.get("combatants", []):
         who = state.combatants[shown["id"]]
         shown["hidden"] = who.hidden

@@ -322,7 +322,7 @@ def _preview(
         events = told(before, previewed.events, lang == "es", sight)
     return {
         "preview": True,
-        "events": for_player(events, sight),
+        "events": events,  # told as the asking token may read them
         "encounter": view_for_player(encounter_view(previewed.state), sight),
         "needed": scrubbed(needed, sight) or None,
     }

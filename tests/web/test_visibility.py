@@ -12,6 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.builders.novus import novus_stats
+from tests.builders.phantasia import PC
 from tests.web.conftest import LAPTOP, PHONE, screenshot
 from tests.web.test_replay import Fight
 
@@ -170,20 +171,8 @@ def test_given_a_phantasia_foe_when_the_player_reads_in_spanish_then_his_state_i
 ) -> None:
     # given a PHANTÄSIA fight: Ana (a player link) and the narrator's hurt orc
     f = Fight(open_context(LAPTOP).base, "phantasia", "El puente")
-    stats = {
-        "controller": "player",
-        "fue": 10,
-        "agi": 8,
-        "int": 9,
-        "vit": 6,
-        "sue": 6,
-        "level": 3,
-        "pv": 30,
-        "shield": {"df": 1},
-        "weapons": [{"name": "espada", "code": "AMM", "damage": "1d8"}],
-    }
-    ana = f.add("Ana", stats, "heroes")
-    orc = f.add("Orc", stats | {"controller": "narrator", "pv": 40}, "orcs")
+    ana = f.add("Ana", PC, "heroes")
+    orc = f.add("Orc", PC | {"controller": "narrator", "pv": 40}, "orcs")
     f.cmd({"type": "adjust_hits", "combatant": orc, "amount": -25})
     token = f.http.post(f"/encounters/{f.id}/tokens", json={"combatants": [ana]}).json()["token"]
     # when Ana reads the table, then in Spanish
