@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from api.problems import PROBLEM
 from api.schemas import Problem
-from domain.rulesystems import RULESETS, get_rule_system
+from domain.rulesystems import get_rule_system, rulesets
 
 REF = "#/components/schemas/{model}"
 
@@ -29,7 +29,7 @@ def _add(components: dict[str, Any], model: type[BaseModel], name: str | None = 
 def stats_schemas(components: dict[str, Any]) -> list[dict[str, str]]:
     """Each rule book's stats model, named after the book (NovusStats, WitsStats, …)."""
     refs = []
-    for ruleset in RULESETS:
+    for ruleset in rulesets():
         model = get_rule_system(ruleset).stats_model
         refs.append({"$ref": _add(components, model, f"{ruleset.capitalize()}Stats")})
     return refs

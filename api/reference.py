@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from api.event_schemas import EVENT_CLASSES, RECORDS, Die, RollRecord
 from domain import commands as c
 from domain.access import GM_FIELDS, GM_ONLY
-from domain.rulesystems import RULESETS, get_rule_system
+from domain.rulesystems import get_rule_system, rulesets
 
 COMMANDS: dict[str, type[c.CommandBase]] = {
     model.model_fields["type"].default: model
@@ -72,8 +72,8 @@ def matches(pattern: str, roll: str) -> bool:
 def books_of(kind: str) -> list[str]:
     """The rule books that take `kind`: those with an `on_<kind>` handler."""
     if kind in EVERY_BOOK:
-        return list(RULESETS)
-    return [b for b in RULESETS if hasattr(get_rule_system(b), f"on_{kind}")]
+        return list(rulesets())
+    return [b for b in rulesets() if hasattr(get_rule_system(b), f"on_{kind}")]
 
 
 # -- types in plain words --------------------------------------------------------------------
@@ -276,7 +276,7 @@ def render() -> str:
         "",
         "## Rule books",
         "",
-        *[line for book in RULESETS for line in book_section(book)],
+        *[line for book in rulesets() for line in book_section(book)],
         "## Common fields",
         "",
         "Every command takes these besides its own. A player may send `dice` only where the",

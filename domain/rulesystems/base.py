@@ -152,6 +152,12 @@ class RuleSystem(ABC):
     """Initiative, the action catalogue with costs, validation, resolution, upkeep."""
 
     name: ClassVar[str]
+    title: ClassVar[str]  # the book's name as its readers spell it ("PHANTÄSIA")
+    # the languages its log reads in, the first its own (PHANTÄSIA: Spanish on request)
+    languages: ClassVar[tuple[str, ...]] = ("en",)
+    hits_word: ClassVar[str] = "hits"  # what the book calls a combatant's hits ("PV")
+    # the book's own commands, beyond the core's (domain.commands.CORE_COMMANDS)
+    commands: ClassVar[tuple[type[BaseModel], ...]] = ()
     stats_model: ClassVar[type[BaseModel]]
     conditions: ClassVar[frozenset[str]]
     # the combatant view's health figures (its view module declares them, docs/visibility.md)

@@ -36,7 +36,7 @@ from domain.access import Forbidden
 from domain.dice import DerivedDice, ManualDice
 from domain.encounter import Encounter
 from domain.errors import DomainError
-from domain.rulesystems import RULESETS, get_rule_system
+from domain.rulesystems import get_rule_system, rulesets
 from infra.access import Grant, check_command
 from infra.app import Fraylog
 from infra.settings import Settings
@@ -346,7 +346,7 @@ def test_given_the_declared_rolls_then_each_names_a_book_that_takes_the_command(
         assert set(model.rolls) <= takes, kind
         assert takes or kind in EVERY_BOOK, f"no rule book takes {kind}"
     for kind in EVERY_BOOK:  # the application runs them, for every book
-        assert not any(hasattr(get_rule_system(b), f"on_{kind}") for b in RULESETS), kind
+        assert not any(hasattr(get_rule_system(b), f"on_{kind}") for b in rulesets()), kind
 
 
 def test_given_a_book_that_always_refuses_a_command_then_the_reference_names_its_rule() -> None:

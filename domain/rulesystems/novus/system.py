@@ -32,6 +32,7 @@ STATS = ("str", "dex", "spd", "con", "wil", "wis")
 
 class NovusRules(RuleSystem):
     name = "novus"
+    title = "Novus"
     health_figures = novus_views.HEALTH_FIGURES
     stats_model = NovusStats
     conditions: ClassVar[frozenset[str]] = frozenset(

@@ -127,6 +127,9 @@ CATALOGUE = [
 
 class PhantasiaRules(RuleSystem):
     name = "phantasia"
+    title = "PHANTÄSIA"
+    hits_word = "PV"
+    languages = ("en", "es")
     health_figures = phantasia_views.HEALTH_FIGURES
     stats_model = PhantasiaStats
     options_model = PhantasiaOptions

@@ -46,6 +46,8 @@ CATALOGUE = [
 
 class WitsRules(RuleSystem):
     name = "wits"
+    title = "Wits"
+    hits_word = "Current Health"
     health_figures = wits_views.HEALTH_FIGURES
     stats_model = WitsStats
     options_model = WitsOptions
