@@ -8,6 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from domain import commands as c
+from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
 from infra.settings import Settings
 from projections.narrative import narrative
@@ -89,6 +90,7 @@ PARTY = [
         ),
     ),
 ]
+RULESET = "novus"  # the rule book it plays (`fraylog demo --ruleset`)
 SEED = "s62"
 BOON_TASTE = ["bleeder", "daze_foe", "strong_attack", "defensive_posture"]
 
@@ -96,7 +98,7 @@ BOON_TASTE = ["bleeder", "daze_foe", "strong_attack", "defensive_posture"]
 def play(settings: Settings, seed: str, rounds: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play `rounds` rounds; return the final view and the narrative log."""
     with Fraylog(settings) as fraylog:
-        eid = UUID(fraylog.create_encounter("Raid on the mill", "novus", "seeded", seed).state.id)
+        eid = UUID(fraylog.create_encounter("Raid on the mill", RULESET, "seeded", seed).state.id)
         ids = {
             name: fraylog.add_combatant(eid, name, side, stats)[0] for name, side, stats in PARTY
         }
@@ -115,38 +117,38 @@ def _play_round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
     view = _view(fraylog, eid)
     while view["step"] == "declaration":
         who = next(x for x in view["combatants"] if x["id"] == view["next_to_declare"])
-        fraylog.execute(eid, c.Declare(combatant=who["id"], actions=_intent(view, who, ids)))
+        fraylog.execute(eid, nc.Declare(combatant=who["id"], actions=_intent(view, who, ids)))
         view = _view(fraylog, eid)
     _maybe_hold(fraylog, eid, view, ids)
     while (view := _view(fraylog, eid))["step"] in ("resolution", "boons", "snags"):
         if view["step"] == "boons":
-            fraylog.execute(eid, c.SpendBoons(boons=_boons(view)))
+            fraylog.execute(eid, nc.SpendBoons(boons=_boons(view)))
         elif view["step"] == "snags":
-            fraylog.execute(eid, c.SpendSnags(snags=_snags(view)))
+            fraylog.execute(eid, nc.SpendSnags(snags=_snags(view)))
         elif not _dodge_the_charge(fraylog, eid, view, ids):
-            events = fraylog.execute(eid, c.Resolve()).events
+            events = fraylog.execute(eid, nc.Resolve()).events
             _stunned_by_the_charge(fraylog, eid, events, ids)
     fraylog.execute(eid, c.EndRound())
 
 
-def _intent(view: dict[str, Any], who: dict[str, Any], ids: dict[str, str]) -> list[c.ActionSpec]:
+def _intent(view: dict[str, Any], who: dict[str, Any], ids: dict[str, str]) -> list[nc.ActionSpec]:
     if who["helpless"]:
-        return [c.ActionSpec(kind="first_aid", ap=2)]
+        return [nc.ActionSpec(kind="first_aid", ap=2)]
     foes = [x for x in view["combatants"] if x["side"] != who["side"] and not x["down"]]
     if not foes:
         return []
     foe = min(foes, key=lambda x: x["hits"])
     if who["name"] == "Grukk":  # charges once; the charge takes this round and the next
         if view["round"] == 1:
-            return [c.ActionSpec(kind="mounted_charge", target=ids["Brakka"], pace=2)]
+            return [nc.ActionSpec(kind="mounted_charge", target=ids["Brakka"], pace=2)]
         return (
             []
             if who["action_points_left"] < 5
-            else [c.ActionSpec(kind="melee_attack", target=foe["id"], mounted=True)]
+            else [nc.ActionSpec(kind="melee_attack", target=foe["id"], mounted=True)]
         )
     if who["name"] == "Sela":  # aims at the head of the weakest raider
-        return [c.ActionSpec(kind="missile_attack", target=foe["id"], called_shot="head")]
-    return [c.ActionSpec(kind="melee_attack", target=foe["id"])]
+        return [nc.ActionSpec(kind="missile_attack", target=foe["id"], called_shot="head")]
+    return [nc.ActionSpec(kind="melee_attack", target=foe["id"])]
 
 
 def _maybe_hold(fraylog: Fraylog, eid: UUID, view: dict[str, Any], ids: dict[str, str]) -> None:
@@ -177,7 +179,7 @@ def _dodge_the_charge(
         and brakka_pending[0]["kind"] != "dodge"
     ):
         fraylog.execute(
-            eid, c.Cancel(combatant=ids["Brakka"], replacement=c.ActionSpec(kind="dodge"))
+            eid, nc.Cancel(combatant=ids["Brakka"], replacement=nc.ActionSpec(kind="dodge"))
         )
         return True
     return False
@@ -195,7 +197,7 @@ def _stunned_by_the_charge(
     if hit is None or not any(type(e).__name__ == "RidingRolled" for e in events):
         return
     save = fraylog.execute(
-        eid, c.Save(combatant=ids["Brakka"], stat="con", tn=22, purpose="the lance's impact")
+        eid, nc.Save(combatant=ids["Brakka"], stat="con", tn=22, purpose="the lance's impact")
     ).events[0]
     if not save.saved:
         fraylog.execute(
@@ -209,21 +211,21 @@ def _stunned_by_the_charge(
         )
 
 
-def _boons(view: dict[str, Any]) -> list[c.BoonSpec]:
+def _boons(view: dict[str, Any]) -> list[nc.BoonSpec]:
     pending = view["pending_boons"]
     points, head = pending["points"], pending["head_points"]
-    buys = [c.BoonSpec(name="daze_foe")] if head else []
+    buys = [nc.BoonSpec(name="daze_foe")] if head else []
     for name in BOON_TASTE:
         if points < 1 or (name == "daze_foe" and head):
             continue
         if name == "bleeder" and pending["params"].get("move") == "cut":
             continue
-        buys.append(c.BoonSpec(name=name, points=points if name == "bleeder" else None))
+        buys.append(nc.BoonSpec(name=name, points=points if name == "bleeder" else None))
         points -= points if name == "bleeder" else 1
     return buys
 
 
-def _snags(view: dict[str, Any]) -> list[c.SnagSpec]:
+def _snags(view: dict[str, Any]) -> list[nc.SnagSpec]:
     """The player picks (NOV-AMB-40): the cheapest harm that uses the points."""
     points = view["pending_snags"]["points"]
-    return [c.SnagSpec(name="hurt_yourself" if points >= 2 else "strained_muscle")]
+    return [nc.SnagSpec(name="hurt_yourself" if points >= 2 else "strained_muscle")]

@@ -10,11 +10,13 @@ from uuid import UUID
 
 from domain import commands as c
 from domain.errors import DomainError
+from domain.rulesystems.phantasia import commands as ph
 from infra.app import Fraylog
 from infra.settings import Settings
 from projections.narrative import narrative
 from projections.view import encounter_view
 
+RULESET = "phantasia"  # the rule book it plays (`fraylog demo --ruleset`)
 SEED = "p45"
 
 PARTY: list[tuple[str, str, dict[str, Any]]] = [
@@ -89,14 +91,14 @@ FOES = {"Endimion": "Grashnak", "Tybalt": "Ratbag", "Grashnak": "Endimion", "Rat
 def play(settings: Settings, seed: str, rounds: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play `rounds` rounds; return the final view and the narrative log (English)."""
     with Fraylog(settings) as fraylog:
-        created = fraylog.create_encounter("El vado de los orcos", "phantasia", "seeded", seed)
+        created = fraylog.create_encounter("El vado de los orcos", RULESET, "seeded", seed)
         eid = UUID(created.state.id)
         ids = {
             name: fraylog.add_combatant(eid, name, side, stats)[0] for name, side, stats in PARTY
         }
         fraylog.execute(
             eid,
-            c.ApplyStatus(
+            ph.ApplyStatus(
                 combatant=ids["Endimion"], status="haste", turns=2, reason="a potion of Rapidez"
             ),
         )
@@ -112,7 +114,7 @@ def _round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
     names = {v: k for k, v in ids.items()}
     start = encounter_view(fraylog.state(eid))["round"]
     while encounter_view(fraylog.state(eid))["round"] == start:
-        fraylog.execute(eid, c.StartTurn())
+        fraylog.execute(eid, ph.StartTurn())
         view = encounter_view(fraylog.state(eid))
         me = next(x for x in view["combatants"] if x["id"] == view["acting"])
         name = names[me["id"]]
@@ -151,16 +153,16 @@ def _attack(fraylog: Fraylog, eid: UUID, name: str, foe: str, ids: dict[str, str
     if name == "Tybalt" and me["pm"] >= 1:
         means = {"power": "Rayo"}
     if me["dropped"] == weapon:
-        fraylog.execute(eid, c.Act(combatant=me["id"], action="use_item", weapon=weapon))
+        fraylog.execute(eid, ph.Act(combatant=me["id"], action="use_item", weapon=weapon))
         return
     block = [ids[foe]] if foe == "Endimion" else []
     try:
         fraylog.execute(
             eid,
-            c.AttackCheck(combatant=me["id"], targets=[ids[foe]], block=block, **means),
+            ph.AttackCheck(combatant=me["id"], targets=[ids[foe]], block=block, **means),
         )
     except DomainError:
-        fraylog.execute(eid, c.Act(combatant=me["id"], action="other", what="waits"))
+        fraylog.execute(eid, ph.Act(combatant=me["id"], action="other", what="waits"))
         return
     _follow_up(fraylog, eid)
 
@@ -172,9 +174,9 @@ def _follow_up(fraylog: Fraylog, eid: UUID) -> None:
     if pending is None:
         return
     if any(r["hit"] for r in pending["params"]["results"]):
-        fraylog.execute(eid, c.RollDamage())
+        fraylog.execute(eid, ph.RollDamage())
         return
-    fraylog.execute(eid, c.RollFumble())
+    fraylog.execute(eid, ph.RollFumble())
     for x in encounter_view(fraylog.state(eid))["combatants"]:
         if x["free_attack_on"]:
             target = _combatant(fraylog, eid, x["free_attack_on"])
@@ -183,6 +185,6 @@ def _follow_up(fraylog: Fraylog, eid: UUID) -> None:
             weapon = WEAPONS[x["name"]]
             fraylog.execute(
                 eid,
-                c.AttackCheck(combatant=x["id"], targets=[target["id"]], weapon=weapon, free=True),
+                ph.AttackCheck(combatant=x["id"], targets=[target["id"]], weapon=weapon, free=True),
             )
             _follow_up(fraylog, eid)

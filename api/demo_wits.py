@@ -8,11 +8,13 @@ from typing import Any
 from uuid import UUID
 
 from domain import commands as c
+from domain.rulesystems.wits import commands as wc
 from infra.app import Fraylog
 from infra.settings import Settings
 from projections.narrative import narrative
 from projections.view import encounter_view
 
+RULESET = "wits"  # the rule book it plays (`fraylog demo --ruleset`)
 SEED = "w32"
 
 
@@ -87,7 +89,7 @@ PARTY = [
 def play(settings: Settings, seed: str, rounds: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play `rounds` rounds; return the final view and the narrative log."""
     with Fraylog(settings) as fraylog:
-        eid = UUID(fraylog.create_encounter("Ford of the Jotans", "wits", "seeded", seed).state.id)
+        eid = UUID(fraylog.create_encounter("Ford of the Jotans", RULESET, "seeded", seed).state.id)
         ids = {
             name: fraylog.add_combatant(eid, name, side, stats)[0] for name, side, stats in PARTY
         }
@@ -103,18 +105,18 @@ def _opening_round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
     Grukk has no action left; Snaga thrusts at Vartok."""
     fraylog.execute(
         eid,
-        c.Attack(
+        wc.Attack(
             combatant=ids["Vartok"],
             target=ids["Grukk"],
             weapon="broadsword",
             charge=True,
             distance_ft=18,
-            defense=c.DefenseSpec(kind="block", mode="total"),
+            defense=wc.DefenseSpec(kind="block", mode="total"),
         ),
     )
-    fraylog.execute(eid, c.Aim(combatant=ids["Jokkler"]))
-    fraylog.execute(eid, c.Aim(combatant=ids["Jokkler"]))
-    fraylog.execute(eid, c.Attack(combatant=ids["Snaga"], target=ids["Vartok"], weapon="spear"))
+    fraylog.execute(eid, wc.Aim(combatant=ids["Jokkler"]))
+    fraylog.execute(eid, wc.Aim(combatant=ids["Jokkler"]))
+    fraylog.execute(eid, wc.Attack(combatant=ids["Snaga"], target=ids["Vartok"], weapon="spear"))
     fraylog.execute(eid, c.EndTurn(combatant=ids["Snaga"]))
     fraylog.execute(eid, c.EndRound())
 
@@ -135,12 +137,12 @@ def _round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
             fraylog.execute(eid, c.EndTurn(combatant=who["id"]))
             continue
         if name == "Jokkler" and 0 < who["aim"] < 3 and who["actions_left"] == 2:
-            fraylog.execute(eid, c.Aim(combatant=who["id"]))
+            fraylog.execute(eid, wc.Aim(combatant=who["id"]))
         weapon = "sling" if name == "Jokkler" else PARTY_WEAPONS[name]
         defense = _defense(FOES[name], foe)
         fraylog.execute(
             eid,
-            c.Attack(combatant=who["id"], target=foe["id"], weapon=weapon, defense=defense),
+            wc.Attack(combatant=who["id"], target=foe["id"], weapon=weapon, defense=defense),
         )
         after = encounter_view(fraylog.state(eid))
         if after["acting"] == who["id"]:
@@ -151,11 +153,11 @@ def _round(fraylog: Fraylog, eid: UUID, ids: dict[str, str]) -> None:
 PARTY_WEAPONS = {name: stats["weapons"][0]["name"] for name, _, stats in PARTY}
 
 
-def _defense(name: str, view: dict[str, Any]) -> c.DefenseSpec | None:
+def _defense(name: str, view: dict[str, Any]) -> wc.DefenseSpec | None:
     if view["actions_left"] == 0 or view["down"]:
         return None
     if name == "Grukk":
-        return c.DefenseSpec(kind="block")
+        return wc.DefenseSpec(kind="block")
     if name in ("Jokkler", "Snaga"):
-        return c.DefenseSpec(kind="dodge")
-    return c.DefenseSpec(kind="parry")
+        return wc.DefenseSpec(kind="dodge")
+    return wc.DefenseSpec(kind="parry")

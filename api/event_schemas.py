@@ -5,13 +5,17 @@ here without a second list to keep."""
 
 from __future__ import annotations
 
-import typing
+import dataclasses
+import sys
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from api.registered import OneOfRegistered
 from domain import events as ev
 from domain.audit import BASE_FIELDS
+from domain.rulesystems import event_classes as registered_events
 from domain.visibility import HEALTH, Secret
 
 
@@ -36,15 +40,9 @@ class RollRecord(BaseModel):
     attempt: int | None = Field(default=None, description="Server dice: the draw attempt.")
 
 
-def _event_classes() -> list[type[ev.EncounterEvent]]:
-    found: list[type[ev.EncounterEvent]] = []
-    pending = [ev.EncounterEvent]
-    while pending:
-        for sub in pending.pop().__subclasses__():
-            if sub.__module__ == ev.__name__ and sub not in found:
-                found.append(sub)
-                pending.append(sub)
-    return [c for c in found if c.__name__ not in ("Correction",)]
+def event_classes() -> tuple[type[ev.EncounterEvent], ...]:
+    """Every event class a record may name now: the core's and each registered book's."""
+    return tuple(cls for cls in registered_events().values() if cls.__name__ != "Correction")
 
 
 def _field_type(name: str, annotation: Any) -> Any:
@@ -60,18 +58,25 @@ def _field_type(name: str, annotation: Any) -> Any:
     return annotation
 
 
+@cache
 def _data_model(cls: type[ev.EncounterEvent]) -> type[BaseModel]:
     hints: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):  # the fields fraylog's event classes declare
-        if klass.__module__ == ev.__name__:
+        if issubclass(klass, ev.EncounterEvent):
             for name, annotation in vars(klass).get("__annotations__", {}).items():
-                if isinstance(annotation, str):
-                    annotation = eval(annotation, vars(ev))  # their own module's names
+                if isinstance(annotation, str):  # in their own module's names
+                    annotation = eval(annotation, vars(sys.modules[klass.__module__]))
                 hints[name] = annotation
+    # a field with a default may be missing from a record written before it existed
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}
     fields = {
-        name: (_field_type(name, annotation), ...)
+        name: (_field_type(name, annotation), defaults.get(name, dataclasses.MISSING))
         for name, annotation in hints.items()
         if name not in BASE_FIELDS and not name.startswith("_")
+    }
+    fields = {
+        name: (kind, ... if default is dataclasses.MISSING else default)
+        for name, (kind, default) in fields.items()
     }
     doc = (cls.__doc__ or "").strip()
     if not doc or doc.startswith(f"{cls.__name__}("):  # the dataclass's made-up signature
@@ -99,6 +104,7 @@ class _RecordBase(BaseModel):
     )
 
 
+@cache
 def _record_model(cls: type[ev.EncounterEvent]) -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return]
         f"{cls.__name__}Record",
@@ -108,6 +114,10 @@ def _record_model(cls: type[ev.EncounterEvent]) -> type[BaseModel]:
     )
 
 
-EVENT_CLASSES = _event_classes()
-RECORDS = tuple(_record_model(cls) for cls in EVENT_CLASSES)
-EventRecord = Annotated[typing.Union[RECORDS], Field(discriminator="type")]  # noqa: UP007
+def record_models() -> tuple[type[BaseModel], ...]:
+    """Each event type's record model, for the event classes `event_classes()` gives now."""
+    return tuple(_record_model(cls) for cls in event_classes())
+
+
+# an event record: one of the registered books' (and the core's) event types
+EventRecord = Annotated[Any, OneOfRegistered(record_models, "type")]

@@ -16,25 +16,25 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from api.event_schemas import EVENT_CLASSES, RECORDS, Die, RollRecord
+from api.event_schemas import Die, RollRecord, event_classes, record_models
 from domain import commands as c
-from domain.access import GM_FIELDS, GM_ONLY
+from domain.access import GM_FIELDS, GM_ONLY, gm_entered
 from domain.rulesystems import get_rule_system, rulesets
+from domain.rulesystems.novus import commands as nc
+from domain.rulesystems.wits import commands as wc
 
 COMMANDS: dict[str, type[c.CommandBase]] = {
-    model.model_fields["type"].default: model
-    for model in typing.get_args(typing.get_args(c.Command)[0])
+    model.model_fields["type"].default: model for model in c.every_command()
 }
-BOOK_NAMES = {"novus": "Novus", "phantasia": "PHANTÄSIA", "wits": "Wits"}
+# a book that has a handler only to say why it refuses the command (its `refused`)
+REFUSED = {
+    (book, kind): why for book in rulesets() for kind, why in get_rule_system(book).refused.items()
+}
 # run by the application itself, whatever the rule book
 EVERY_BOOK = ("void", "undo", "redo", "reveal_dice", "end_encounter")
-# a book that has a handler only to say why it refuses the command
-REFUSED = {("phantasia", "set_modifier"): "PHA-STK-1: use `apply_status` or `modifiers`"}
-# the GM's besides GM_FIELDS (domain.access.check_player)
-ALSO_GM = {
-    "roll_initiative": ("ip", "tie_order", "group", "simultaneous"),
-    "take_action": ("actions",),
-}
+
+# the GM's besides GM_FIELDS (domain.access.check_player): the core's and the books'
+ALSO_GM = {kind: gm_entered(kind) for kind in COMMANDS if gm_entered(kind)}
 # what an event record's fields without a description of their own mean
 RECORD_FIELDS = {
     "position": "Its position in the stream: the encounter's version after it.",
@@ -51,14 +51,14 @@ ROLL_FIELDS = {
     "total": "The dice and the modifiers.",
     "flags": "`nova`, `exploded`, `imploded`; Wits damage: `rolled up`.",
 }
-SHAPES = (c.ActionSpec, c.BoonSpec, c.SnagSpec, c.DefenseSpec)
+SHAPES = (nc.ActionSpec, nc.BoonSpec, nc.SnagSpec, wc.DefenseSpec)
 COMMON = tuple(c.CommandBase.model_fields)  # dice, dice_source, expected_version, actor
 REF = "#/$defs/{model}"
 
 
 def declared(kind: str, book: str) -> tuple[str, ...]:
     """The roll names `kind` declares for `book`, in the order drawn."""
-    return COMMANDS[kind].rolls.get(book, ())
+    return get_rule_system(book).rolls.get(kind, ())
 
 
 def matches(pattern: str, roll: str) -> bool:
@@ -67,6 +67,17 @@ def matches(pattern: str, roll: str) -> bool:
         prefix = pattern.removesuffix("<name>")
         return roll.startswith(prefix) and len(roll) > len(prefix)
     return pattern == roll
+
+
+def title(book: str) -> str:
+    """The book's name as its readers spell it ("PHANTÄSIA")."""
+    return get_rule_system(book).title
+
+
+def refused(book: str, kind: str) -> str | None:
+    """Why `book` always refuses `kind`, where it has a handler only to say so; None where
+    it plays it."""
+    return REFUSED.get((book, kind))
 
 
 def books_of(kind: str) -> list[str]:
@@ -200,16 +211,16 @@ def command_section(kind: str) -> list[str]:
     books = books_of(kind)
     named = []
     for book in books:
-        why = REFUSED.get((book, kind))
-        named.append(f"{BOOK_NAMES[book]} (always refused, {why})" if why else BOOK_NAMES[book])
+        why = refused(book, kind)
+        named.append(f"{title(book)} (always refused, {why})" if why else title(book))
     who = "the GM only" if kind in GM_ONLY else "the GM, or a player for his own combatant"
     gm = [*gm_fields(model), *ALSO_GM.get(kind, ())]
     if gm and kind not in GM_ONLY:
         who += "; only the GM may set " + ", ".join(f"`{f}`" for f in gm)
     rolls = [
-        f"{BOOK_NAMES[b]}: " + (", ".join(f"`{r}`" for r in declared(kind, b)) or "none")
+        f"{title(b)}: " + (", ".join(f"`{r}`" for r in declared(kind, b)) or "none")
         for b in books
-        if b not in {book for book, k in REFUSED if k == kind}
+        if refused(b, kind) is None
     ]
     rolling = any(declared(kind, b) for b in books)
     return [
@@ -227,11 +238,11 @@ def command_section(kind: str) -> list[str]:
 
 
 def book_section(book: str) -> list[str]:
-    kinds = [k for k in COMMANDS if book in books_of(k) and (book, k) not in REFUSED]
+    kinds = [k for k in COMMANDS if book in books_of(k) and refused(book, k) is None]
     play = [k for k in kinds if k not in GM_ONLY and k not in EVERY_BOOK]
     gm = [k for k in kinds if k in GM_ONLY and k not in EVERY_BOOK]
     return [
-        f"### {BOOK_NAMES[book]}",
+        f"### {title(book)}",
         "",
         f"- Play: {_book_list(play)}",
         f"- The GM's: {_book_list(gm)}",
@@ -252,28 +263,32 @@ def event_section(record: type[BaseModel]) -> list[str]:
     return [f"### `{name}`", "", *about, *rows, ""]
 
 
+INTRODUCTION = (
+    "# Command reference",
+    "",
+    "<!-- Generated from domain/commands.py, the rule books, domain/access.py and",
+    "api/event_schemas.py by `python -m api.reference > docs/reference.md` (or `fraylog",
+    "reference`): do not edit by hand. tests/api/test_reference.py fails when it is stale. -->",
+    "",
+    "Every command is a JSON body sent to `POST /encounters/{id}/commands`, named by its",
+    "`type`; [api.md](api.md) is the guide (concepts, the steps of each rule book,",
+    "walk-throughs). Here, per command: the rule books that take it (any other answers 422",
+    "`<BOOK>-CMD`), who may send it, its fields besides the [common ones](#common-fields),",
+    "and the **roll names** it may ask for: the keys of its `dice` object and the",
+    "`needed.roll` of a `DICE_NEEDED` answer, in the order the command draws them (only",
+    "those its situation calls for). `<name>` stands for a combatant's name:",
+    "`initiative:<name>` is `initiative:Brakka`. The same facts are in the OpenAPI",
+    "(`/openapi.json`): each command's schema has its field descriptions and examples, and",
+    "`x-rolls` (rule book → roll names).",
+    "",
+)
+
+
 def render() -> str:
-    kinds = sorted(COMMANDS)
-    records = sorted(RECORDS, key=lambda r: r.__name__)
-    assert len(records) == len(EVENT_CLASSES)
+    """docs/reference.md: the rule books, the common fields, each command, the shapes
+    inside commands, the events."""
     lines = [
-        "# Command reference",
-        "",
-        "<!-- Generated from domain/commands.py, the rule books, domain/access.py and",
-        "api/event_schemas.py by `python -m api.reference > docs/reference.md` (or `fraylog",
-        "reference`): do not edit by hand. tests/api/test_reference.py fails when it is stale. -->",
-        "",
-        "Every command is a JSON body sent to `POST /encounters/{id}/commands`, named by its",
-        "`type`; [api.md](api.md) is the guide (concepts, the steps of each rule book,",
-        "walk-throughs). Here, per command: the rule books that take it (any other answers 422",
-        "`<BOOK>-CMD`), who may send it, its fields besides the [common ones](#common-fields),",
-        "and the **roll names** it may ask for: the keys of its `dice` object and the",
-        "`needed.roll` of a `DICE_NEEDED` answer, in the order the command draws them (only",
-        "those its situation calls for). `<name>` stands for a combatant's name:",
-        "`initiative:<name>` is `initiative:Brakka`. The same facts are in the OpenAPI",
-        "(`/openapi.json`): each command's schema has its field descriptions and examples, and",
-        "`x-rolls` (rule book → roll names).",
-        "",
+        *INTRODUCTION,
         "## Rule books",
         "",
         *[line for book in rulesets() for line in book_section(book)],
@@ -284,15 +299,29 @@ def render() -> str:
         "",
         *field_rows(c.CommandBase),
         "",
-        *[line for kind in kinds for line in command_section(kind)],
-        "## Shapes inside commands",
-        "",
+        *[line for kind in sorted(COMMANDS) for line in command_section(kind)],
+        *shapes_section(),
+        *events_section(),
     ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def shapes_section() -> list[str]:
+    """The shapes a command holds (an action, a Boon, a Snag, a defense), with their GM's
+    fields."""
+    lines = ["## Shapes inside commands", ""]
     for shape in SHAPES:
         gm = ", ".join(f"`{f}`" for f in gm_fields(shape))
         only = f" Only the GM may set {gm}." if gm else ""
         lines += [f"### `{shape.__name__}`", "", _doc(shape) + only, "", *field_rows(shape), ""]
-    lines += [
+    return lines
+
+
+def events_section() -> list[str]:
+    """An event record's fields, each event type's data, and the rolls and dice in them."""
+    records = sorted(record_models(), key=lambda r: r.__name__)
+    assert len(records) == len(event_classes())
+    return [
         "## Events",
         "",
         "Each event record (`GET /encounters/{id}/events`, a command's answer, the live feed)",
@@ -300,7 +329,7 @@ def render() -> str:
         "",
         *[
             f"- `{name}`: {_cell(field.description or RECORD_FIELDS.get(name, ''))}"
-            for name, field in RECORDS[0].model_fields.items()
+            for name, field in records[0].model_fields.items()
             if name not in ("type", "data")
         ],
         "- `type`: the event type, below; `data`: its fields.",
@@ -321,7 +350,6 @@ def render() -> str:
         *field_rows(Die),
         "",
     ]
-    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 if __name__ == "__main__":

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.event_schemas import EventRecord
+from api.registered import CombatantPublic, EncounterPublic, RulesetName
+from api.registered import EncounterCreated as EncounterCreated  # an answer of the routes
 from domain.commands import DiceSourceName
+from domain.presentation import Table
 
 MAX_POSITION = 2**31 - 1  # positions and versions fit any store's integer column
 
@@ -16,9 +19,7 @@ class EncounterCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=120, examples=["Ambush at the ford"])
-    ruleset: Literal["novus", "phantasia", "wits"] = Field(
-        description="The rule system: novus, phantasia or wits."
-    )
+    ruleset: RulesetName = Field(description="The rule system: novus, phantasia or wits.")
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="The rule system's options, e.g. for wits the test die or the roll-up "
@@ -84,244 +85,6 @@ class EncounterList(BaseModel):
     encounters: list[EncounterSummary]
 
 
-CONCEALED = "Null where the GM shows his health to you as words or not at all."
-
-
-class CombatantSeen(BaseModel):
-    """What every book's combatant view says of what players see (docs/visibility.md)."""
-
-    hidden: bool = Field(
-        default=False,
-        description="Kept from the players (only the GM's view lists him, docs/visibility.md).",
-    )
-    health_state: Literal["unhurt", "hurt", "badly_hurt", "down"] | None = Field(
-        description="His health in words (GET /rulesets/{name} gives the book's words); null "
-        "where the GM shows you nothing of it."
-    )
-    health_shown: Literal["exact", "described", "none"] | None = Field(
-        default=None,
-        description="The GM's view: how players see his health when set for him alone (null: "
-        "as the encounter's `health_shown` says). Absent from a player's view.",
-    )
-    notes: list[str] | None = Field(
-        default=None, description="The GM's notes on him (take_note); never in a player's view."
-    )
-
-
-class NovusCombatant(CombatantSeen):
-    id: str
-    name: str
-    side: str
-    hits: int | None = Field(
-        description="Null where the GM shows his health to you as words or not at all."
-    )
-    max_hits: int | None = Field(
-        description="Null where the GM shows his health to you as words or not at all."
-    )
-    ip: int | None
-    effective_ip: int | None
-    bleeding: int = Field(description="Hits lost at each End Round from open wounds.")
-    wounds: list[dict[str, Any]]
-    daze_count: int
-    stun_count: int
-    conditions: dict[str, int | None]
-    modifiers: list[dict[str, Any]]
-    ap_budget: int
-    ap_spent: int
-    action_points_left: int
-    ap_carried: int
-    fate_points: int
-    def_: int = Field(alias="def", serialization_alias="def")
-    helpless: bool
-    dying: bool
-    dead: bool
-    down: bool
-    declared: bool
-    hold_ip: int | None = Field(description="The IP he holds his actions to, this round.")
-    control_zone_ft: int = Field(description="Reach of his Control Zone (NOV-CZ-3).")
-    limbs: dict[str, dict[str, Any]] = Field(
-        description="Limbs hit by Called Shots: penalty, damage, useless (NOV-CALL-3, -4)."
-    )
-
-    model_config = ConfigDict(populate_by_name=True)
-
-
-class WitsCombatant(CombatantSeen):
-    id: str
-    name: str
-    side: str
-    health: int | None = Field(
-        description="Current Health (may go below 0, WIT-AMB-11); null where the GM shows it "
-        "to you as words or not at all."
-    )
-    max_health: int | None = Field(
-        description="Null where the GM shows his health to you as words or not at all."
-    )
-    wits: int
-    move: int
-    placed: bool = Field(description="He has his place in the acting order.")
-    tie_roll: int | None = Field(description="His roll-off (or GM rank) among equal Wits.")
-    actions_used: int
-    actions_left: int = Field(description="Of the round's two actions (WIT-ACT-1).")
-    aim: int = Field(description="Aiming bonus for his next attack (WIT-AIM).")
-    charging: dict[str, Any] | None = Field(description="A Charge under way: target, from_m.")
-    defense: Literal["basic", "total", "total_single"] | None
-    blows_defended: int
-    attacked: bool = Field(description="He has attacked this round (WIT-DEF-1).")
-    held: bool
-    turn_over: bool
-    conditions: dict[str, int | None]
-    modifiers: list[dict[str, Any]]
-    protection: int
-    down: bool = Field(description="At or below down_at: the GM rules his state.")
-
-
-class PhantasiaCombatant(CombatantSeen):
-    id: str
-    name: str
-    side: str
-    controller: Literal["player", "narrator"] = Field(
-        description="A player character rolls every to-hit check (PHA-CORE-1)."
-    )
-    level: int
-    pv: int | None = Field(
-        description="PV, signed: below 0 is negative damage (PHA-DTH-1); null where the GM "
-        "shows it to you as words or not at all."
-    )
-    max_pv: int | None = Field(
-        description="Null where the GM shows his health to you as words or not at all."
-    )
-    negative_damage: int | None = Field(
-        description="Null where the GM shows his health to you as words or not at all."
-    )
-    pm: int
-    max_pm: int = Field(description="VIT + floor(level / 5) (PHA-PM-1).")
-    phantasia_points: int
-    max_phantasia_points: int = Field(description="1, 2 or 3 by level (PHA-PP-3).")
-    scores: dict[str, int]
-    adjustments: dict[str, int] = Field(description="By the publisher's table (PHA-CHAR-2).")
-    df: int
-    dm: int
-    at: dict[str, int] = Field(description="AT figure per weapon, before the target's DF.")
-    am: int
-    movement: int = Field(description="MO: metres per Move action (PHA-CHAR-9).")
-    initiative: int | None
-    turn: int = Field(description="His own turns so far (durations count them, PHA-STS-0).")
-    in_turn: bool
-    actions_left: int = Field(description="Action points left this turn (PHA-ACT-1, -6).")
-    offensive_actions: int = Field(description="Offensive actions this turn (PHA-ACT-3).")
-    reaction_used: bool
-    simultaneous_with: list[str] = Field(
-        description="Tied combatants he acts at the same time with (PHA-INIT-3)."
-    )
-    prepared: str | bool | None
-    statuses: dict[str, dict[str, Any]] = Field(
-        description="Status → turns left (null: until its check or the GM), Spanish name, kind."
-    )
-    dropped: str | None
-    free_attack_on: str | None
-    sustaining: str | None
-    extra_uses: dict[str, int]
-    unconscious: bool
-    dead: bool
-    down: bool = Field(description="Unconscious or dead.")
-
-
-class EncounterHeader(BaseModel):
-    id: str
-    name: str
-    dice_source: str
-    created_at: str
-    version: int = Field(description="Position of the last event folded.")
-    ended: bool = Field(description="Ended: only corrections are accepted.")
-    dice_commitment: str | None = Field(
-        description="SHA-256 of the server dice secret in use (docs/record.md)."
-    )
-    forked_from: dict[str, Any] | None = Field(description="{encounter, at, name} of a fork.")
-    round: int
-    elapsed_seconds: int = Field(description="Game time before the current round.")
-    health_shown: dict[str, Literal["exact", "described", "none"]] | None = Field(
-        default=None,
-        description="The GM's view: how players see health, `gm_combatants` (those no player "
-        "acts for) and `party` (each other's characters), docs/visibility.md.",
-    )
-    notes: list[str] | None = Field(
-        default=None, description="The GM's notes on the fight; never in a player's view."
-    )
-
-
-class NovusEncounter(EncounterHeader):
-    ruleset: Literal["novus"]
-    step: Literal["setup", "initiative", "declaration", "boons", "snags", "resolution", "end_round"]
-    next_to_declare: str | None
-    next_to_resolve: str | None
-    acting: str | None = Field(
-        description="Whose move it is: who spends the points waiting, the next to declare, "
-        "or the owner of the next action to resolve."
-    )
-    pending_boons: dict[str, Any] | None = Field(description="A hit waiting for spend_boons.")
-    pending_snags: dict[str, Any] | None = Field(description="A miss waiting for spend_snags.")
-    order: list[str] = Field(description="Combatant ids in resolution order (highest IP first).")
-    combatants: list[NovusCombatant]
-    actions: list[dict[str, Any]] = Field(description="Actions left to resolve, in order.")
-
-
-class WitsEncounter(EncounterHeader):
-    ruleset: Literal["wits"]
-    step: Literal["setup", "order", "attack", "turns", "end_round"]
-    acting: str | None = Field(description="Whose turn it is (order by Wits).")
-    pending_attack: dict[str, Any] | None = Field(
-        description="An attack announced, waiting for its defense and roll_attack."
-    )
-    order: list[str] = Field(description="Combatant ids by descending Wits, ties broken.")
-    options: dict[str, Any] = Field(description="The encounter's options, defaults included.")
-    combatants: list[WitsCombatant]
-
-
-class PhantasiaEncounter(EncounterHeader):
-    ruleset: Literal["phantasia"]
-    elapsed_seconds: None = Field(  # type: ignore[assignment]
-        description="Always null: PHANTÄSIA counts turns, a round has no length in seconds."
-    )
-    step: Literal["setup", "surprise", "initiative", "attack", "turn", "between_turns"]
-    acting: str | None = Field(description="Whose turn is under way.")
-    next: str | None = Field(description="Whose turn start_turn starts next.")
-    pending_attack: dict[str, Any] | None = Field(
-        description="An attack that hit (roll_damage) or fumbled (roll_fumble)."
-    )
-    order: list[str] = Field(description="Combatant ids, highest initiative first.")
-    options: dict[str, Any] = Field(description="The encounter's options, defaults included.")
-    combatants: list[PhantasiaCombatant]
-
-
-EncounterPublic = Annotated[
-    NovusEncounter | WitsEncounter | PhantasiaEncounter, Field(discriminator="ruleset")
-]
-
-GM_TOKEN = Field(
-    description="The GM's bearer token for this encounter, shown only here, once; null when "
-    "the server runs with --no-auth."
-)
-
-
-class NovusEncounterCreated(NovusEncounter):
-    gm_token: str | None = GM_TOKEN
-
-
-class WitsEncounterCreated(WitsEncounter):
-    gm_token: str | None = GM_TOKEN
-
-
-class PhantasiaEncounterCreated(PhantasiaEncounter):
-    gm_token: str | None = GM_TOKEN
-
-
-EncounterCreated = Annotated[
-    NovusEncounterCreated | WitsEncounterCreated | PhantasiaEncounterCreated,
-    Field(discriminator="ruleset"),
-]
-
-
 class TokenCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -353,9 +116,6 @@ class PlayerToken(BaseModel):
 
 class PlayerTokens(BaseModel):
     tokens: list[PlayerToken]
-
-
-CombatantPublic = NovusCombatant | WitsCombatant | PhantasiaCombatant
 
 
 class EventLog(BaseModel):
@@ -691,7 +451,7 @@ class RulesetDescription(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Literal["novus", "phantasia", "wits"]
+    name: RulesetName
     stats_schema: dict[str, Any] = Field(
         description="The JSON Schema of a combatant's stats (the form to add one; typed as "
         "NovusStats, WitsStats, PhantasiaStats in this document)."
@@ -718,4 +478,9 @@ class RulesetDescription(BaseModel):
     statuses: dict[str, StatusEntry] | None = Field(default=None, description="PHANTÄSIA.")
     fumble_table: dict[int, str] | None = Field(
         default=None, description="PHANTÄSIA: the d6 fumble table, by face."
+    )
+    table: Table = Field(
+        description="How the web table presents the book: its title and languages, the "
+        "health measure, the order's figure, a card's figures, tags and state, the replay's "
+        "facts and flags, an example stat block (its table.py, docs/web.md)."
     )

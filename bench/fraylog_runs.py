@@ -8,18 +8,17 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
-from pydantic import TypeAdapter
-
 from bench.baseline import Paced, Pacer, alongside
 from bench.timing import Row, clock
 from bench.workload import FIGHTERS, HEAL_EVERY, round_bodies
 from domain import commands as c
+from domain.rulesystems import get_rule_system
 from infra.app import Fraylog
 from infra.settings import Settings
 from projections.view import view_of
 
 NO_SNAPSHOTS = 10**9  # an interval no encounter reaches
-COMMAND: TypeAdapter[Any] = TypeAdapter(c.Command)
+COMMAND = get_rule_system("novus").command_adapter()  # the bench plays Novus
 
 Execute = Callable[[UUID, c.CommandBase], Any]
 

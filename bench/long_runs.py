@@ -37,6 +37,7 @@ from bench.timing import Row, clock, percentile
 from bench.workload import ATTACK_DICE
 from domain import commands as c
 from domain.corrections import fold_without, voided_by
+from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
 from infra.settings import Settings
 
@@ -78,9 +79,9 @@ def build_fight(fraylog: Fraylog, events: int) -> Fight:
     rounds = 0
     while events - version >= ROUND_EVENTS + 2:  # room for a round and its two heals
         for who, foe in ((b, a), (a, b)):  # lowest IP declares first
-            run(c.Declare(combatant=who, actions=[c.ActionSpec(kind="melee_attack", target=foe)]))
+            run(nc.Declare(combatant=who, actions=[nc.ActionSpec(kind="melee_attack", target=foe)]))
         for _ in range(2):  # highest IP resolves first
-            for e in run(c.Resolve(dice=ATTACK_DICE, boons=[])).events:
+            for e in run(nc.Resolve(dice=ATTACK_DICE, boons=[])).events:
                 kind = type(e).__name__
                 if kind == "AttackRolled" and not first_attack:
                     first_attack = e.originator_version

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from domain import commands as c
 from domain.errors import DomainError
-from domain.rulesystems import get_rule_system
+from domain.rulesystems import all_rule_systems, get_rule_system
 from domain.state import EncounterState
 
 
@@ -22,7 +22,6 @@ class Forbidden(DomainError):
     title = "Not allowed"
 
 
-GM_ONLY = c.GM_COMMANDS  # the commands only the GM may send (domain/commands.py)
 # What the GM enters or overrides, wherever it appears in a command (an action, a Boon, a
 # Snag, a defense): a player's command may not set any of them.
 GM_FIELDS = frozenset(
@@ -49,6 +48,25 @@ GM_FIELDS = frozenset(
 )
 
 
+def gm_only(ruleset: str) -> frozenset[str]:
+    """The commands only the GM may send in a rule book: the core's and the book's own."""
+    return c.GM_COMMANDS | get_rule_system(ruleset).gm_commands
+
+
+def gm_entered(kind: str) -> tuple[str, ...]:
+    """The fields of a command type only the GM may set beyond GM_FIELDS, in any registered
+    book: the core's (`domain.commands.GM_ENTERED`) and every book's (`gm_entered`)."""
+    books = [f for s in all_rule_systems() for f in s.gm_entered.get(kind, ())]
+    return tuple(dict.fromkeys((*c.GM_ENTERED.get(kind, ()), *books)))
+
+
+def __getattr__(name: str) -> Any:
+    """`GM_ONLY`: the commands only the GM may send, in any rule book registered now."""
+    if name == "GM_ONLY":
+        return c.GM_COMMANDS.union(*(s.gm_commands for s in all_rule_systems()))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _gm_entries(data: Any, path: str = "") -> Iterator[str]:
     """The paths of GM fields in a command dumped without its defaults."""
     if isinstance(data, dict):
@@ -67,25 +85,22 @@ def check_player(combatants: frozenset[str], command: BaseModel, state: Encounte
     """A player, acting for `combatants`, may send `command` only for one of his own, without
     the GM's overrides, and with dice of his own only at a table that rolls them by hand."""
     kind = command.type  # type: ignore[attr-defined]
-    if kind in GM_ONLY:
+    rules = get_rule_system(state.ruleset)
+    if kind in gm_only(state.ruleset):
         raise Forbidden("ROLE", f"only the GM may {kind.replace('_', ' ')}", field="type")
     entered = [*_gm_entries(command.model_dump(mode="json", exclude_defaults=True))]
-    if isinstance(command, c.RollInitiative):
-        entered += [n for n in ("ip", "tie_order", "group") if getattr(command, n) is not None]
-        entered += ["simultaneous"] if command.simultaneous else []  # the narrator's choice
-    if isinstance(command, c.TakeAction) and command.actions != 1:
-        entered.append("actions")  # WIT-ACT-3: more than one action is the GM's call
+    entered += c.entered(command, gm_entered(kind))  # the core's and the books'
+    entered += rules.gm_entries(command)  # what else the book leaves to the GM
     if entered:
         raise Forbidden("ROLE", f"`{entered[0]}` is the GM's to set", field=entered[0])
     if command.dice and state.dice_source != "manual":  # type: ignore[attr-defined]
         raise Forbidden(
             "ROLE", "players enter dice only at a table that rolls by hand", field="dice"
         )
-    who = get_rule_system(state.ruleset).acting_for(state, command)
+    who = rules.acting_for(state, command)
     if who is None or who not in combatants:
         name = state.combatants[who].name if who in state.combatants else "that combatant"
         raise Forbidden("ROLE", f"this token does not act for {name}", field="combatant")
-    defends_other = isinstance(command, c.Attack) and command.defense is not None
-    if defends_other and command.target not in combatants:  # type: ignore[attr-defined]
-        # the target answers for himself
+    other = rules.answering_for(command)
+    if other is not None and other not in combatants:  # the target answers for himself
         raise Forbidden("ROLE", "the target declares his own defense (defend)", field="defense")

@@ -380,17 +380,51 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
     withheld = {r["position"] for r in everything if is_placeholder(r) or "rolls" in withheld_of(r)}
     recs = [r for r in everything if not is_placeholder(r)]
     report = DiceReport()
+    secrets = _secrets(recs, withheld, report)
+    drawn: dict[tuple[int, int, str], int] = {}  # faces of a roll name drawn so far
+    for rec in recs:
+        if "rolls" in withheld_of(rec):  # concealed: its faces, as far as they show, withheld
+            report.withheld += _faces_shown(rec["data"]["rolls"])
+            continue
+        for name, roll in (rec["data"].get("rolls") or {}).items():
+            # a command's dice count faces per roll name across all its events (a second
+            # death check in one command draws the second face of `death`)
+            key_of = (rec["command"], roll.get("attempt", 0), name)
+            first = drawn.get(key_of, 0)
+            drawn[key_of] = first + len(roll["faces"])
+            _check_roll(report, secrets, rec, name, roll, first)
+    return report
+
+
+@dataclass
+class _Secrets:
+    """What re-derives a face: the encounter's seed (seeded dice), each epoch's revealed
+    secret (server dice) and where each epoch starts; and what no secret here proves: a
+    fork's faces up to `inherited_until`, and faces keyed after a withheld record."""
+
+    withheld: set[int]  # positions of records whose rolls this reader cannot read
     seed: bytes | None = None
-    inherited_until = 0
-    secrets: dict[int, bytes] = {}  # epoch -> revealed secret
-    epoch_starts = [1]  # epoch e covers positions from epoch_starts[e]
+    inherited_until: int = 0
+    revealed: dict[int, bytes] = field(default_factory=dict)  # epoch -> revealed secret
+    epoch_starts: list[int] = field(default_factory=lambda: [1])  # epoch e: positions from [e]
+
+    def of(self, source: str, position: int) -> bytes | None:
+        """The secret a face at `position` derives from; None where it is not revealed."""
+        epoch = bisect_right(self.epoch_starts, position) - 1
+        return self.seed if source == "seeded" else self.revealed.get(epoch)
+
+
+def _secrets(recs: list[dict[str, Any]], withheld: set[int], report: DiceReport) -> _Secrets:
+    """The seed and every secret revealed, each reveal checked against the commitment in
+    force (one that misses it goes to `report.bad_reveals`)."""
+    secrets = _Secrets(withheld)
     in_force: str | None = None  # the commitment the next reveal must match
     if recs and recs[0]["position"] == 1 and recs[0]["type"] == "EncounterCreated":  # it alone
         data = recs[0]["data"]
-        seed = data["seed"].encode() if data.get("seed") else None
+        secrets.seed = data["seed"].encode() if data.get("seed") else None
         in_force = data.get("dice_commitment")
         if data.get("forked_from"):
-            inherited_until = data["forked_from"]["at"]
+            secrets.inherited_until = data["forked_from"]["at"]
     for rec in recs:
         data = rec["data"]
         if rec["type"] == "DiceCommitted":
@@ -401,52 +435,52 @@ def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
             if digest != data["commitment"] or digest != in_force:
                 report.bad_reveals.append(rec["position"])
             in_force = data.get("next_commitment")
-            secrets[data["epoch"]] = secret
+            secrets.revealed[data["epoch"]] = secret
             if data.get("next_commitment"):
-                epoch_starts.append(rec["position"] + 1)
-    drawn: dict[tuple[int, int, str], int] = {}  # faces of a roll name drawn so far
-    for rec in recs:
-        if "rolls" in withheld_of(rec):  # concealed: its faces, as far as they show, withheld
-            report.withheld += _faces_shown(rec["data"]["rolls"])
-            continue
-        for name, roll in (rec["data"].get("rolls") or {}).items():
-            faces, source = roll["faces"], roll["source"]
-            # a command's dice count faces per roll name across all its events (a second
-            # death check in one command draws the second face of `death`)
-            key_of = (rec["command"], roll.get("attempt", 0), name)
-            first = drawn.get(key_of, 0)
-            drawn[key_of] = first + len(faces)
-            if source == "manual":
-                report.manual += len(faces)
-                continue
-            if rec["position"] <= inherited_until:
-                report.inherited += len(faces)
-                continue
-            if any(rec["command"] <= p < rec["position"] for p in withheld):
-                report.withheld += len(faces)  # his command's earlier records are withheld
-                continue
-            epoch = bisect_right(epoch_starts, rec["position"]) - 1
-            secret = seed if source == "seeded" else secrets.get(epoch)
-            if secret is None:
-                report.unrevealed += len(faces)
-                continue
-            for n, face in enumerate(faces):
-                sides = roll["sides"][n]
-                key = derivation_key(rec["command"], roll.get("attempt", 0), name, first + n)
-                expected = derived_face(secret, key, sides)
-                if expected != face:
-                    report.mismatches.append(
-                        {
-                            "position": rec["position"],
-                            "roll": name,
-                            "die": n + 1,
-                            "face": face,
-                            "expected": expected,
-                        }
-                    )
-                else:
-                    report.checked += 1
-    return report
+                secrets.epoch_starts.append(rec["position"] + 1)
+    return secrets
+
+
+def _check_roll(
+    report: DiceReport,
+    secrets: _Secrets,
+    rec: dict[str, Any],
+    name: str,
+    roll: dict[str, Any],
+    first: int,
+) -> None:
+    """Re-derive a roll's faces (`first`: the ordinal of its first face under its name) and
+    compare; count those nothing here proves: the table's, a fork's, those keyed after a
+    withheld record, those whose secret is not revealed yet."""
+    faces, source, position = roll["faces"], roll["source"], rec["position"]
+    if source == "manual":
+        report.manual += len(faces)
+        return
+    if position <= secrets.inherited_until:
+        report.inherited += len(faces)
+        return
+    if any(rec["command"] <= p < position for p in secrets.withheld):
+        report.withheld += len(faces)  # his command's earlier records are withheld
+        return
+    secret = secrets.of(source, position)
+    if secret is None:
+        report.unrevealed += len(faces)
+        return
+    for n, face in enumerate(faces):
+        key = derivation_key(rec["command"], roll.get("attempt", 0), name, first + n)
+        expected = derived_face(secret, key, roll["sides"][n])
+        if expected != face:
+            report.mismatches.append(
+                {
+                    "position": position,
+                    "roll": name,
+                    "die": n + 1,
+                    "face": face,
+                    "expected": expected,
+                }
+            )
+        else:
+            report.checked += 1
 
 
 def _faces_shown(rolls: Any) -> int:

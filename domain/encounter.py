@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import MISSING, fields
 from datetime import datetime
+from functools import cache
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -77,7 +79,12 @@ class Encounter(Aggregate):
         timestamp: datetime | None = None,
         **data: Any,
     ) -> Any:
-        """Trigger an event, stamped with its time (now, unless given) and chained hash."""
+        """Trigger an event, stamped with its time (now, unless given) and chained hash. A
+        field the call leaves out is recorded with its default (a reason's code: None), so
+        the hash covers every field the event is read back with."""
+        for name, (default, factory) in _defaults(event_class).items():
+            if name not in data:
+                data[name] = default() if factory else default
         stamped = _stamped(
             event_class,
             self.last_hash,
@@ -146,7 +153,8 @@ class Encounter(Aggregate):
 
         subject = self.state.combatants.get(getattr(command, "combatant", None) or "")
         kind = getattr(command, "type", "")
-        his_move = kind not in GM_COMMANDS and kind != "roll_initiative"
+        gm_only = GM_COMMANDS | self.rules.gm_commands
+        his_move = kind not in gm_only and kind != "roll_initiative"
         if subject is not None and subject.hidden and subject.reveal_when_acting and his_move:
             record(ev.CombatantRevealed, None, combatant=subject.id, earlier="all", reason="acts")
         self.rules.execute(Context(lambda: self.state, record, dice), command)
@@ -328,3 +336,14 @@ def project_encounter(aggregate: Encounter | None, events: Iterable[Any]) -> Enc
     for event in events:
         aggregate = event.mutate(aggregate)
     return aggregate
+
+
+@cache
+def _defaults(event_class: type[ev.EncounterEvent]) -> dict[str, tuple[Any, bool]]:
+    """The fields of an event class that have a default: the default, or its factory (True:
+    call it, so each event gets its own)."""
+    return {
+        f.name: (f.default, False) if f.default is not MISSING else (f.default_factory, True)
+        for f in fields(event_class)
+        if f.default is not MISSING or f.default_factory is not MISSING
+    }

@@ -9,9 +9,9 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
-from domain.errors import NotFound
+from domain.errors import DomainError, NotFound
 from domain.visibility import GM, GM_COMBATANTS_DEFAULT, HEALTH, PARTY_DEFAULT
 
 EffectTarget = Literal["ab", "primary_attack", "act", "def", "ip", "damage"]
@@ -23,14 +23,6 @@ class Wound(BaseModel):
     position: int  # the event that opened it
     rate: int
     round: int
-
-
-class Limb(BaseModel):
-    """A limb hit by Called Shots: its cumulative penalty and damage (NOV-CALL-3, -4)."""
-
-    penalty: int = 0
-    damage: int = 0
-    useless: bool = False
 
 
 class Condition(BaseModel):
@@ -58,6 +50,30 @@ class Effect(BaseModel):
         )
 
 
+class Marks(BaseModel):
+    """What a rule book keeps of a combatant beyond what every book shares: each book's
+    typed model (`RuleSystem.marks_model` for what lasts, `round_marks_model` for what ends
+    with the round), in its package; and of the encounter (`encounter_marks_model`, e.g.
+    Novus: who has declared, the Boon Points waiting). This base declares nothing; it keeps
+    the keys it is given only to read back a combatant without his book at hand (a departed
+    combatant in a correction's changes)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _kept(cls, data: Any) -> Any:
+        """Read back (a snapshot written by older code), a key the book no longer keeps is
+        dropped rather than making the fight unreadable; writing one still fails (a book's
+        model forbids extras, and a model has no attribute it does not declare)."""
+        if not isinstance(data, dict) or cls.model_config.get("extra") != "forbid":
+            return data
+        names = set(cls.model_fields) | {
+            f.alias for f in cls.model_fields.values() if f.alias is not None
+        }
+        return {key: value for key, value in data.items() if key in names}
+
+
 class CombatantState(BaseModel):
     id: str
     name: str
@@ -71,14 +87,8 @@ class CombatantState(BaseModel):
     wounds: list[Wound] = Field(default_factory=list)
     conditions: dict[str, Condition] = Field(default_factory=dict)
     effects: list[Effect] = Field(default_factory=list)
-    limbs: dict[str, Limb] = Field(default_factory=dict)
-    fate_points: int = 0
-    ap_budget: int | None = None  # this round's budget, once declared
-    ap_spent: int = 0  # AP spent this round
-    ap_carried: int = 0  # AP the next round owes to a multi-round action
-    hold_ip: int | None = None  # this round, he holds his actions to act at this IP
-    marks: dict[str, Any] = Field(default_factory=dict)  # rule-system facts that last
-    round_marks: dict[str, Any] = Field(default_factory=dict)  # ... until the round ends
+    marks: SerializeAsAny[Marks] = Field(default_factory=Marks)  # the book's facts that last
+    round_marks: SerializeAsAny[Marks] = Field(default_factory=Marks)  # ... till the round ends
     hidden: bool = False  # kept from the players (docs/visibility.md)
     reveal_when_acting: bool = False  # hidden until his own first command
     seen_from: int | None = None  # revealed `from_reveal`: players read events from here
@@ -94,7 +104,6 @@ class CombatantState(BaseModel):
                     "wounds",
                     "conditions",
                     "effects",
-                    "limbs",
                     "marks",
                     "round_marks",
                     "notes",
@@ -136,20 +145,6 @@ class ActionState(BaseModel):
     origin: int | None = None  # the event that declared or granted it
 
 
-class PendingPoints(BaseModel):
-    """An attack whose Boon (hit) or Snag (miss) Points are still to be spent, at once."""
-
-    attack: int  # position of the attack roll
-    action: str
-    combatant: str
-    target: str
-    points: int
-    head_points: int = 0  # head Called Shot extras, for head Boons only (NOV-BOON-4)
-    margin: int
-    weapon: str | None = None
-    params: dict[str, Any] = Field(default_factory=dict)
-
-
 class EncounterState(BaseModel):
     id: str
     name: str
@@ -162,9 +157,7 @@ class EncounterState(BaseModel):
     round: int = 1
     combatants: dict[str, CombatantState] = Field(default_factory=dict)
     actions: list[ActionState] = Field(default_factory=list)
-    declared: list[str] = Field(default_factory=list)
-    pending_boons: PendingPoints | None = None
-    pending_snags: PendingPoints | None = None
+    marks: SerializeAsAny[Marks] = Field(default_factory=Marks)  # the book's own (its model)
     dice_epoch: int = 0  # server dice secrets revealed so far
     dice_commitment: str | None = None  # SHA-256 of the secret now in use
     forked_from: dict[str, Any] | None = None
@@ -172,6 +165,27 @@ class EncounterState(BaseModel):
     health_shown: str = GM_COMBATANTS_DEFAULT  # how players see the GM's combatants' health
     party_health_shown: str = PARTY_DEFAULT  # ... and each other's characters'
     notes: Annotated[list[str], GM] = Field(default_factory=list)  # the GM's, on the fight
+
+    @model_validator(mode="before")
+    @classmethod
+    def _books_marks(cls, data: Any) -> Any:
+        """A state read back (a snapshot, a version): its marks and each combatant's as its
+        book's models (a book not registered here: kept as they are). A state written before
+        the books kept their own facts in marks holds them beside the core's: they move into
+        the marks that declare them (`_gathered`)."""
+        if not isinstance(data, dict) or "ruleset" not in data:
+            return data
+        book = _book(data["ruleset"])
+        if book is None:
+            return data
+        data = _gathered(data, "marks", book.encounter_marks_model, cls)
+        combatants = {}
+        for key, who in (data.get("combatants") or {}).items():
+            if isinstance(who, dict):
+                who = _gathered(who, "marks", book.marks_model, CombatantState)
+                who = _gathered(who, "round_marks", book.round_marks_model, CombatantState)
+            combatants[key] = who
+        return {**data, "combatants": combatants}
 
     def combatant(self, combatant_id: str) -> CombatantState:
         try:
@@ -186,3 +200,47 @@ class EncounterState(BaseModel):
             if a.id == action_id:
                 return a
         raise NotFound("ACTION", f"no action {action_id!r} in this encounter", field="action")
+
+
+def _book(ruleset: str) -> Any:
+    """The rule book of that name, or None if it is not registered here."""
+    from domain.rulesystems import get_rule_system  # the registry imports this module
+
+    try:
+        return get_rule_system(ruleset)
+    except DomainError:
+        return None
+
+
+def _gathered(
+    holder: dict[str, Any], key: str, model: type[Marks], core: type[BaseModel]
+) -> dict[str, Any]:
+    """`holder` (a dump of a `core` model) with its plain `key` marks as `model` (a model
+    already made stays as it is). A fact `model` declares and `holder` keeps beside the
+    core's fields, where states written before the books' typed marks (issue 17) kept it
+    (Novus's `ap_budget`, `declared`), moves into them."""
+    marks = holder.get(key)
+    if not isinstance(marks, dict | None):
+        return holder
+    moved = {k: holder[k] for k in model.model_fields if k in holder and k not in core.model_fields}
+    kept = {k: v for k, v in holder.items() if k not in moved}
+    return {**kept, key: model.model_validate({**(marks or {}), **moved})}
+
+
+def relocated(state: EncounterState, path: list[Any]) -> list[Any]:
+    """A correction's path into the state as the state now holds it: one recorded before the
+    books' typed marks (issue 17) may name a book's fact where the core kept it
+    (`["combatants", id, "ap_budget"]`, `["pending_boons", "points"]`): it goes into the
+    marks that declare it (`["combatants", id, "round_marks", "ap_budget"]`)."""
+    book = _book(state.ruleset)
+    if book is None or not path:
+        return path
+    if path[0] == "combatants":
+        if len(path) < 3 or path[2] in CombatantState.model_fields:
+            return path
+        for key, model in (("marks", book.marks_model), ("round_marks", book.round_marks_model)):
+            if path[2] in model.model_fields:
+                return [*path[:2], key, *path[2:]]
+        return path
+    core, book_own = EncounterState.model_fields, book.encounter_marks_model.model_fields
+    return ["marks", *path] if path[0] not in core and path[0] in book_own else path

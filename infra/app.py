@@ -16,6 +16,7 @@ from domain import events as ev
 from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo, Void
 from domain.encounter import GM, Encounter, project_encounter
 from domain.errors import DiceNeeded, DomainError
+from domain.rulesystems import get_rule_system
 from domain.state import EncounterState
 from domain.upcasting import respell
 from infra.access import AccessStore, Grant, check_command
@@ -23,12 +24,13 @@ from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
 from infra.secrets import SecretStore
-from infra.settings import Settings
+from infra.settings import Settings, register_rule_books
 from projections.audit import NO_CHECKPOINT, verification
 from projections.export import records
 from projections.visibility import Sight, departed, for_player, sight_of
 
 log = logging.getLogger("fraylog.checkpoints")
+RULESETS_KEPT = 10_000  # encounters whose rule book Fraylog.ruleset keeps in memory
 CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkpoint is signed
 
 
@@ -77,6 +79,7 @@ class Fraylog(Application[UUID]):
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.from_env()
+        register_rule_books(self.settings.rule_books)
         self.snapshotting_intervals = {Encounter: self.settings.snapshot_interval}
         if self.settings.backend == "postgres" and self.settings.postgres_schema:
             ensure_schema(self.settings)
@@ -85,6 +88,7 @@ class Fraylog(Application[UUID]):
         self.access = AccessStore(self.settings)
         self.checkpoints = Checkpoints(self.settings)
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
+        self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -326,6 +330,23 @@ class Fraylog(Application[UUID]):
         if version is not None and version < 1:
             raise DomainError("VERSION", "versions start at 1", field="version")
         return self.encounter(encounter_id, version).state
+
+    def ruleset(self, encounter_id: UUID) -> str:
+        """The name of the rule book an encounter is played by (from its first event; it
+        never changes, so it is kept once read)."""
+        known = self._rulesets.get(encounter_id)
+        if known is None:
+            known = self.event_log(encounter_id, 1)[0].ruleset
+            if len(self._rulesets) >= RULESETS_KEPT:
+                self._rulesets.clear()
+            self._rulesets[encounter_id] = known
+        return known
+
+    def command(self, encounter_id: UUID, body: Any) -> Any:
+        """A command's body parsed by the encounter's rule book: the core's commands and its
+        own (pydantic's ValidationError for a body that is none of them)."""
+        rules = get_rule_system(self.ruleset(encounter_id))
+        return rules.command_adapter().validate_python(body)
 
     def event_page(
         self, encounter_id: UUID, after: int = 0, until: int | None = None, size: int = 0

@@ -8,15 +8,13 @@ import copy
 import logging
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from domain.commands import Command
 from domain.encounter import Encounter
 from domain.errors import DiceNeeded, DomainError
 from infra.access import Grant, check_command
 from infra.dice import dice_for
 
-COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 log = logging.getLogger("fraylog.choices")
 
 
@@ -50,7 +48,7 @@ def choices(
     if not state.ended:
         for candidate in rules.choices(state):
             try:
-                command = COMMAND.validate_python(candidate["command"])
+                command = rules.command_adapter().validate_python(candidate["command"])
             except ValidationError:  # a rule book's bug (its tests fail on the log): skip it
                 log.error(
                     "the %s rule book offered an invalid command: %s",

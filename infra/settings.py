@@ -5,7 +5,12 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from importlib import import_module
 from urllib.parse import unquote, urlparse
+
+from domain.rulesystems import get_rule_system, register, rulesets
+
+BOOK_SPEC = r"[A-Za-z_][\w.]*:[A-Za-z_]\w*"  # module:Class of a RuleSystem
 
 
 @dataclass(frozen=True)
@@ -26,11 +31,16 @@ class Settings:
     max_streams_per_token: int = 5
     page_size: int = 1000  # events a JSON page holds at most, and the store reads at once
     heartbeat_seconds: float = 15.0  # live feed comments that keep proxies from closing it
+    # rule books beyond fraylog's own, each `module:Class` of a RuleSystem, registered when
+    # the application is made (FRAYLOG_RULE_BOOKS, comma-separated)
+    rule_books: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> Settings:
         origins = os.environ.get("FRAYLOG_CORS_ORIGINS", "")
+        books = os.environ.get("FRAYLOG_RULE_BOOKS", "")
         return cls(
+            rule_books=tuple(b.strip() for b in books.split(",") if b.strip()),
             auth=os.environ.get("FRAYLOG_NO_AUTH", "") not in ("1", "true", "yes", "y"),
             cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
             max_body_bytes=int(os.environ.get("FRAYLOG_MAX_BODY_BYTES", str(64 * 1024))),
@@ -65,6 +75,9 @@ class Settings:
             raise ValueError("FRAYLOG_HEARTBEAT_SECONDS must be more than 0")
         if self.cache_size < 0:
             raise ValueError("FRAYLOG_CACHE_SIZE must be 0 (no cache) or more")
+        for spec in self.rule_books:
+            if not re.fullmatch(BOOK_SPEC, spec):
+                raise ValueError(f"FRAYLOG_RULE_BOOKS: {spec!r} is not module:Class")
 
     @property
     def backend(self) -> str:
@@ -108,3 +121,14 @@ class Settings:
         if self.pg_db_functions:
             env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "y"
         return env
+
+
+def register_rule_books(specs: tuple[str, ...]) -> None:
+    """Make the rule books `specs` names (`module:Class` each) playable; one registered
+    already by the same class is left as it is."""
+    for spec in specs:
+        module, name = spec.split(":")
+        cls = getattr(import_module(module), name)
+        if cls.name in rulesets() and type(get_rule_system(cls.name)) is cls:
+            continue
+        register(cls())

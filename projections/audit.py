@@ -147,34 +147,44 @@ def checkpoint_verdict(
     misplaced: str | None = None,
 ) -> dict[str, Any]:
     """How far a checkpoint vouches for intact records (docs/audit-spec.md §6.1)."""
-    events = len(records)
-
-    def verdict(status: str, ok: bool, reason: str, **more: Any) -> dict[str, Any]:
-        signed = checkpoint if isinstance(checkpoint, dict) and status != "malformed" else {}
-        return {
-            "status": status,
-            "ok": ok,
-            "position": signed.get("position"),
-            "time": signed.get("time"),
-            "key": signed.get("key"),
-            "encounter": signed.get("encounter"),
-            "missing": more.get("missing"),
-            "unsigned": more.get("unsigned"),
-            "reason": reason,
-        }
-
     if checkpoint is NO_CHECKPOINT and misplaced is None:
-        return verdict("none", True, "the file carries no checkpoint: nothing says it is whole")
+        return _verdict(
+            checkpoint, "none", True, "the file carries no checkpoint: nothing says it is whole"
+        )
     problem = misplaced or checkpoint_problem(checkpoint)
     if problem:
-        return verdict("malformed", False, problem)
+        return _verdict(checkpoint, "malformed", False, problem)
+    return _unsigned(checkpoint, keys) or _coverage(records, checkpoint)
+
+
+def _verdict(checkpoint: Any, status: str, ok: bool, reason: str, **more: Any) -> dict[str, Any]:
+    """A checkpoint's verdict: its status, whether the records hold, what it signed (none
+    if it is malformed), the positions missing or unsigned, and the reason in words."""
+    signed = checkpoint if isinstance(checkpoint, dict) and status != "malformed" else {}
+    return {
+        "status": status,
+        "ok": ok,
+        "position": signed.get("position"),
+        "time": signed.get("time"),
+        "key": signed.get("key"),
+        "encounter": signed.get("encounter"),
+        "missing": more.get("missing"),
+        "unsigned": more.get("unsigned"),
+        "reason": reason,
+    }
+
+
+def _unsigned(checkpoint: dict[str, Any], keys: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    """The verdict on a checkpoint no published key signed (its key unknown, or the
+    signature not its key's); None where the signature verifies."""
     public = {
         k["id"]: k["public_key"]
         for k in keys
         if isinstance(k.get("public_key"), str) and _key_id_of(k["public_key"]) == k.get("id")
     }
     if checkpoint["key"] not in public:
-        return verdict(
+        return _verdict(
+            checkpoint,
             "unknown_key",
             False,
             f"no published key has the id {checkpoint['key']} (GET /audit/keys lists them)",
@@ -184,24 +194,38 @@ def checkpoint_verdict(
             bytes.fromhex(checkpoint["signature"]), checkpoint_statement(checkpoint)
         )
     except InvalidSignature:
-        return verdict("bad_signature", False, "the signature does not verify with its key")
+        return _verdict(
+            checkpoint, "bad_signature", False, "the signature does not verify with its key"
+        )
+    return None
+
+
+def _coverage(records: list[dict[str, Any]], checkpoint: dict[str, Any]) -> dict[str, Any]:
+    """The verdict on a signed checkpoint: whether the records reach its position, hold the
+    event it signed there, and go on past it."""
+    events = len(records)
     position = checkpoint["position"]
     if position > events:
-        return verdict(
+        return _verdict(
+            checkpoint,
             "truncated",
             False,
             f"the checkpoint vouches for {position} events; the file holds {events}",
             missing=[events + 1, position],
         )
     if records[position - 1].get("hash") != checkpoint["hash"]:
-        return verdict(
+        return _verdict(
+            checkpoint,
             "mismatch",
             False,
             f"the event at position {position} is not the one the checkpoint signed",
         )
     if position == events:
-        return verdict("complete", True, f"whole up to the checkpoint at position {position}")
-    return verdict(
+        return _verdict(
+            checkpoint, "complete", True, f"whole up to the checkpoint at position {position}"
+        )
+    return _verdict(
+        checkpoint,
         "after_checkpoint",
         True,
         f"whole up to the checkpoint at position {position}; no signature covers "

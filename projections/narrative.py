@@ -1,24 +1,29 @@
-"""The narrative log: one readable line per event, folded alongside the state."""
+"""The narrative log: one readable line per event, folded alongside the state.
+
+An event's line is its rule book's where the book tells one (`RuleSystem.tell`, from the
+book's catalogue in domain/rulesystems/<book>/), the core's below otherwise: the lines
+every book shares (combatants, corrections, dice, the GM's overrides), in English and in
+Spanish. A language a line has not: its English stands in."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from domain.audit import record_of
 from domain.corrections import voided_by
 from domain.errors import DomainError
 from domain.fold import evolve
+from domain.rulesystems import all_rule_systems, get_rule_system
 from domain.state import EncounterState
-from projections import narrative_phantasia as _phantasia
-from projections.lines import LINES, LINES_ES, Describe, figures, line, line_es, number, signed
+from domain.wording import Lines, figures, name_of, number, roll_text, signed
+from projections.lines import TEXTS
 from projections.visibility import Sight, as_read, for_player
 
 Lang = Literal["en", "es"]
 LANGS: tuple[Lang, ...] = ("en", "es")
-SPANISH_RULESETS = frozenset({"phantasia"})  # the rule systems whose log reads in Spanish
-_line, _line_es = line, line_es
-_LINES, _LINES_ES = LINES, LINES_ES
+CORE = Lines()
+_line = CORE.line
 
 
 def check_lang(lang: str, ruleset: str) -> None:
@@ -26,10 +31,11 @@ def check_lang(lang: str, ruleset: str) -> None:
     `narrative` itself writes whatever it is asked for)."""
     if lang not in LANGS:
         raise DomainError("LANG", f"lang is 'en' or 'es', not {lang!r}", field="lang")
-    if lang == "es" and ruleset not in SPANISH_RULESETS:
+    if lang not in get_rule_system(ruleset).languages:
+        offered = ", ".join(b.title for b in all_rule_systems() if lang in b.languages)
         raise DomainError(
             "LANG",
-            f"Spanish is offered for PHANTÄSIA encounters; this one is {ruleset!r}",
+            f"Spanish is offered for {offered} encounters; this one is {ruleset!r}",
             field="lang",
         )
 
@@ -39,37 +45,41 @@ def narrative(
 ) -> Iterator[dict[str, Any]]:
     """Yield {position, round, type, actor, text, voided_by} for each event, in order.
 
-    `lang="es"`: an event type's Spanish line where one is registered (`_line_es`), its
-    English line otherwise. `sight`: a player's (projections.visibility), each line told
-    without what he may not read."""
+    `lang="es"`: an event's Spanish line where its book or the core has one, its English
+    line otherwise. `sight`: a player's (projections.visibility), each line told without
+    what he may not read."""
     if lang not in LANGS:
         raise ValueError(f"lang is 'en' or 'es', not {lang!r}")
-    if lang == "es":
-        return _narrate(events, _LINES | _LINES_ES, _created_es, sight)
-    return _narrate(events, _LINES, _created, sight)
+    return _narrate(events, lang, sight)
 
 
-def _narrate(
-    events: Sequence[Any],
-    lines: dict[str, Describe],
-    created: Callable[[Any], str],
-    sight: Sight | None,
-) -> Iterator[dict[str, Any]]:
+def _narrate(events: Sequence[Any], lang: Lang, sight: Sight | None) -> Iterator[dict[str, Any]]:
     voided = voided_by(events)
     state: EncounterState | None = None
     for event in events:
-        kind = type(event).__name__
         shown = as_read(event, sight)
-        text = lines[kind](shown, state) if state is not None else created(shown)
+        text = line_of(shown, state, lang) if state is not None else _created(shown, lang)
         yield {
             "position": event.originator_version,
             "round": state.round if state else 1,
-            "type": kind,
+            "type": type(event).__name__,
             "actor": event.actor,
             "text": text,
             "voided_by": voided.get(event.originator_version),
         }
         state = evolve(state, event)
+
+
+def line_of(event: Any, state: EncounterState, lang: str) -> str:
+    """An event's line, told from the state before it: its book's in `lang`, the core's in
+    `lang`, then the same in English."""
+    book = get_rule_system(state.ruleset)
+    for tongue in dict.fromkeys((lang, "en")):
+        text = book.tell(event, state, tongue)
+        text = text if text is not None else CORE.tell(event, state, tongue)
+        if text is not None:
+            return text
+    raise LookupError(f"no line for {type(event).__name__} in {state.ruleset}")
 
 
 def told(
@@ -83,214 +93,62 @@ def told(
     before them; in Spanish when asked for and the encounter's book reads in Spanish; for a
     player's `sight`, as he may read them (projections.visibility.for_player). `state` is
     folded on (pass a copy you may spend)."""
-    es = spanish and state.ruleset in SPANISH_RULESETS
-    lines = _LINES | _LINES_ES if es else _LINES
+    es = spanish and "es" in get_rule_system(state.ruleset).languages
     out = []
     for event in events:
-        text = lines[type(event).__name__](as_read(event, sight), state)
+        text = line_of(as_read(event, sight), state, "es" if es else "en")
         rec = for_player([record_of(event)], sight)[0]
         out.append({**rec, "text": text} if "type" in rec else rec)
         state = evolve(state, event)
     return out
 
 
-def _name(state: EncounterState, combatant_id: str) -> str:
-    who = state.combatants.get(combatant_id)
-    return who.name if who else combatant_id
+def say(code: str, lang: str, **params: Any) -> str:
+    return TEXTS[code].say(lang, **params)
 
 
-def roll_text(roll: dict[str, Any]) -> str:
-    """'10→7 + 4 = 21, +9 (skill ranks +7, dex bonus +2) = 30'."""
-    dice = " + ".join("→".join(str(f) for f in d["faces"]) for d in roll["dice"])
-    text = f"{dice} = {number(roll['dice_total'])}"
-    mods = {k: v for k, v in roll["modifiers"].items() if v}
-    if mods:
-        parts = ", ".join(f"{k} {signed(v)}" for k, v in mods.items())
-        text += f" {signed(sum(mods.values()))} ({parts}) = {number(roll['total'])}"
-    for flag in roll.get("flags", []):
-        text += f" [{flag}]"
-    return text
-
-
-def _created(e: Any) -> str:
-    return f"Encounter “{e.name}” begins ({e.ruleset}, {e.dice_source} dice)."
+def _created(e: Any, lang: str) -> str:
+    return say("created", lang, name=e.name, ruleset=e.ruleset, dice_source=e.dice_source)
 
 
 @_line("CombatantAdded")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.joins(e, es=False)
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    side = f" ({e.side})" if e.side else ""
     if e.hits is None:  # concealed from the reader
-        return f"{e.name} joins ({e.side})."
-    if s.ruleset == "wits":
-        return f"{e.name} joins ({e.side}): Current Health {number(e.hits)}/{e.max_hits}."
-    return f"{e.name} joins ({e.side}): {number(e.hits)}/{e.max_hits} hits."
+        return say("joins unseen", lang, name=e.name, side=side, side_raw=e.side)
+    return say(
+        "joins",
+        lang,
+        name=e.name,
+        side=side,
+        side_raw=e.side,
+        hits=number(e.hits),
+        max_hits=e.max_hits,
+    )
 
 
 @_line("InitiativeRolled")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.initiative(e, s, es=False)
-    if s.ruleset == "wits":
-        return _wits_place(e, s)
-    if e.entered:
-        return (
-            f"Round {s.round} initiative: {_name(s, e.combatant)} is given IP {number(e.ip)} "
-            "by the GM."
-        )
+def _(e: Any, s: EncounterState, lang: str) -> str | None:
+    """A book without its own initiative line (each built-in book has one): English only."""
+    if lang != "en":
+        return None
+    who = name_of(s, e.combatant)
+    if e.entered or not e.rolls:
+        return f"Round {s.round} initiative: {who} is given {number(e.ip)} by the GM."
     (roll,) = e.rolls.values()
-    return (
-        f"Round {s.round} initiative: {_name(s, e.combatant)} rolls {roll_text(roll)} → "
-        f"IP {number(e.ip)}."
-    )
-
-
-@_line("ActionsDeclared")
-def _(e: Any, s: EncounterState) -> str:
-    parts = []
-    for a in e.actions:
-        label = a["params"].get("label", a["kind"])
-        on = f" on {_name(s, a['target'])}" if a.get("target") else ""
-        later = f", resolves in round {a['round']}" if a["round"] != e.round else ""
-        parts.append(f"{label}{on} ({a['cost']} AP{later})")
-    what = "; ".join(parts) or "no action"
-    carried = f", {e.ap_carried} AP carried into next round" if e.ap_carried else ""
-    gm = " [GM: out of order]" if e.out_of_order else ""
-    if e.hold_ip is not None:
-        gm = f" Holds to IP {number(e.hold_ip)}.{gm}"
-    return (
-        f"Round {e.round} declare: {_name(s, e.combatant)}: {what}; "
-        f"{e.ap_spent}/{e.ap_budget} AP{carried}.{gm}"
-    )
-
-
-def _points(n: int, kind: str) -> str:
-    """'1 Boon Point', '2 Boon Points', '0 Boon Points' (Novus Boon and Snag Points)."""
-    return f"{n} {kind} Point" + ("" if n == 1 else "s")
-
-
-@_line("AttackRolled")
-def _(e: Any, s: EncounterState) -> str:
-    (roll,) = e.rolls.values()  # "attack", or "friend_attack" for a Snag
-    if e.defense.get("cast") is False:
-        return (
-            f"Round {s.round}: {_name(s, e.combatant)} casts at {_name(s, e.target)}: "
-            f"{roll_text(roll)} vs casting TN {number(e.defense['casting_tn'])}: the spell fails."
-        )
-    outcome = (
-        f"hit by {e.margin}, {_points(e.boon_points, 'Boon')}"
-        if e.hit
-        else f"miss by {-e.margin}"
-        + (f", {_points(e.snag_points, 'Snag')}" if e.snag_points else "")
-    )
-    because = f" ({e.defense['because']})" if e.defense.get("because") else ""
-    gm = " [GM override]" if "gm_override" in e.defense else ""
-    return (
-        f"Round {s.round}: {_name(s, e.combatant)} attacks {_name(s, e.target)}: "
-        f"{roll_text(roll)} vs DEF {number(e.defense['def'])}{because}: {outcome}.{gm}"
-    )
-
-
-@_line("RidingRolled")
-def _(e: Any, s: EncounterState) -> str:
-    (roll,) = e.rolls.values()
-    result = "keeps his seat" if e.success else "fails: −1 AB and −1 DEF this round"
-    return (
-        f"{_name(s, e.combatant)} rolls Riding: {roll_text(roll)} vs TN {number(e.tn)}: {result}."
-    )
-
-
-@_line("LimbWounded")
-def _(e: Any, s: EncounterState) -> str:
-    state = "useless" if e.useless else f"{signed(e.penalty)} on actions with it"
-    return (
-        f"{_name(s, e.combatant)}'s {e.location} takes {e.damage} ({e.total_damage} in "
-        f"all): {state}."
-    )
-
-
-@_line("FatePointGained")
-def _(e: Any, s: EncounterState) -> str:
-    return f"Nova Roll! {_name(s, e.combatant)} gains a Fate Point."
-
-
-@_line("FatePointSpent")
-def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} spends a Fate Point: {e.effect}."
-
-
-@_line("BlockRolled")
-def _(e: Any, s: EncounterState) -> str:
-    (roll,) = e.rolls.values()
-    outcome = "the attack is stopped" if e.blocked else "the block fails"
-    return (
-        f"{_name(s, e.combatant)} blocks {_name(s, e.attacker)}: {roll_text(roll)} vs TN "
-        f"{number(e.tn)}: {outcome}."
-    )
-
-
-@_line("BoonsSpent")
-def _(e: Any, s: EncounterState) -> str:
-    bought = (
-        ", ".join(
-            f"{b['label']}" + (f" ({b['points']})" if b["points"] > 1 else "") for b in e.boons
-        )
-        or "nothing"
-    )
-    return f"{_name(s, e.combatant)} spends {_points(e.points, 'Boon')}: {bought}."
-
-
-@_line("SnagsSpent")
-def _(e: Any, s: EncounterState) -> str:
-    taken = ", ".join(x["label"] for x in e.snags) or "nothing (GM)"
-    return f"{_name(s, e.combatant)} spends {_points(e.points, 'Snag')}: {taken}."
-
-
-@_line("ActionsCancelled")
-def _(e: Any, s: EncounterState) -> str:
-    what = ", ".join(s.action(a).params.get("label", s.action(a).kind) for a in e.cancelled)
-    instead = ""
-    if e.replacement:
-        r = e.replacement[0]
-        on = f" on {_name(s, r['target'])}" if r.get("target") else ""
-        instead = f"; instead, at once: {r['params'].get('label', r['kind'])}{on}"
-    return f"Round {s.round}: {_name(s, e.combatant)} cancels {what}{instead}."
-
-
-@_line("OpportunityTaken")
-def _(e: Any, s: EncounterState) -> str:
-    paid = f" ({e.ap_cost} AP)" if e.ap_cost else " (his declared attack)"
-    return (
-        f"Round {s.round}: {_name(s, e.combatant)} takes an Opportunity Attack on "
-        f"{_name(s, e.target)}{paid}."
-    )
-
-
-@_line("ActionHeld")
-def _(e: Any, s: EncounterState) -> str:
-    return (
-        f"Round {s.round}: {_name(s, e.combatant)} holds to IP {e.ip} "
-        f"(−{e.ap_cost} AP, budget {e.ap_budget})."
-    )
+    return f"Round {s.round} initiative: {who} rolls {roll_text(roll)} → {number(e.ip)}."
 
 
 @_line("DamageApplied")
-def _(e: Any, s: EncounterState) -> str:
-    b = e.breakdown
-    if s.ruleset == "phantasia":
-        return _phantasia.damage(e, s, es=False)
-    if s.ruleset == "wits":
-        return _wits_damage(e, s)
-    parts = [f"{sum(b['base_damage'].values())} base"]
-    if b["scaled"]:
-        parts.append(f"+ {b['scaled']} scaled")
-    for k, v in b["extra"].items():
-        parts.append(f"{signed(v)} {k}")
-    if b["armour"]:
-        parts.append(f"− {b['armour']} armour")
-    return (
-        f"{_name(s, e.combatant)} takes {e.amount} ({' '.join(parts)})"
-        f"{figures(e.hits_before, e.hits_after)}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    shown = e.hits_before is not None
+    return say(
+        "damage",
+        lang,
+        who=name_of(s, e.combatant),
+        amount=e.amount,
+        change=figures(e.hits_before, e.hits_after),
+        pv=f": PV {number(e.hits_before)} → {number(e.hits_after)}" if shown else "",
     )
 
 
@@ -304,499 +162,168 @@ def _condition(name: str) -> str:
 
 
 @_line("ConditionApplied")
-def _(e: Any, s: EncounterState) -> str:
-    extra = (
-        f" {e.rate} per round"
-        if e.rate
-        else (f" for {e.count} round{'' if e.count == 1 else 's'}" if e.count else "")
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    if e.rate:
+        extra = say("per round", lang, rate=e.rate)
+    else:
+        extra = say("for rounds", lang, count=e.count) if e.count else ""
+    return say(
+        "condition",
+        lang,
+        who=name_of(s, e.combatant),
+        condition=_condition(e.condition),
+        name=e.condition,
+        extra=extra,
+        why=e.reason,
     )
-    return f"{_name(s, e.combatant)} is {_condition(e.condition)}{extra} ({e.reason})."
 
 
 @_line("ConditionCleared")
-def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} is no longer {_condition(e.condition)} ({e.reason})."
-
-
-@_line("SaveRolled")
-def _(e: Any, s: EncounterState) -> str:
-    (roll,) = e.rolls.values()
-    by = f" by {-e.margin}" if e.margin is not None else ""  # the TN may be the GM's secret
-    result = "saved" if e.saved else f"failed{by}"
-    why = f" ({e.purpose})" if e.purpose else ""
-    tn = f" vs TN {number(e.tn)}" if e.tn is not None else ""
-    return (
-        f"{_name(s, e.combatant)} saves vs. {e.stat.capitalize()}{why}: {roll_text(roll)}"
-        f"{tn}: {result}."
-    )
-
-
-@_line("FirstAidRolled")
-def _(e: Any, s: EncounterState) -> str:
-    (roll,) = e.rolls.values()
-    result = "success" if e.success else "failure"
-    return (
-        f"{_name(s, e.combatant)} gives First Aid to {_name(s, e.target)} ({e.purpose}): "
-        f"{roll_text(roll)} vs TN {number(e.tn)}: {result}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    who, condition = name_of(s, e.combatant), _condition(e.condition)
+    return say(
+        "condition cleared", lang, who=who, condition=condition, name=e.condition, why=e.reason
     )
 
 
 @_line("ActionResolved")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.attack_settled(e, s, es=False)
+def _(e: Any, s: EncounterState, lang: str) -> str | None:
+    """An action resolved, by its label (English only: PHANTÄSIA tells its own)."""
+    if lang != "en":
+        return None
     action = s.action(e.action)
     note = f" ({e.detail['outcome']})" if "outcome" in e.detail else ""
-    return f"Round {s.round}: {_name(s, e.combatant)} {action.params.get('label', e.kind)}{note}."
-
-
-@_line("ActionLost")
-def _(e: Any, s: EncounterState) -> str:
-    label = s.action(e.action).params.get("label", e.kind)
-    return f"Round {s.round}: {_name(s, e.combatant)} loses {label} ({e.rule}: {e.reason})."
+    return f"Round {s.round}: {name_of(s, e.combatant)} {action.params.get('label', e.kind)}{note}."
 
 
 @_line("UpkeepTicked")
-def _(e: Any, s: EncounterState) -> str:
-    who = _name(s, e.combatant)
-    change = figures(e.hits_before, e.hits_after)
-    if e.kind == "bleeding":
-        return f"Round {e.round} upkeep: {who} bleeds {e.amount}{change}."
-    if e.kind == "dying":
-        return f"Round {e.round} upkeep: {who} is dying, loses {e.amount}{change}."
-    label = {"stunned": "stun", "dazed": "daze"}.get(e.kind, e.kind)
-    return f"Round {e.round} upkeep: {who} {label} {e.count_before} → {e.count_after}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    change = figures(e.hits_before, e.hits_after, number, "PV " if lang == "es" else "")
+    return say(
+        e.kind if e.kind in ("bleeding", "dying") else "count",
+        lang,
+        head=say("upkeep", lang, round=e.round),
+        who=name_of(s, e.combatant),
+        amount=e.amount,
+        change=change,
+        kind=e.kind,
+        label={"stunned": "stun", "dazed": "daze"}.get(e.kind, e.kind),
+        before=e.count_before,
+        after=e.count_after,
+    )
 
 
-@_line("RollVoided")
-@_line("CommandUndone")
-@_line("CommandRedone")
-def _(e: Any, s: EncounterState) -> str:
-    verb = {
-        "RollVoided": f"voids event {e.target}",
-        "CommandUndone": "undoes the last command",
-        "CommandRedone": f"redoes (voids undo {e.target})",
-    }[type(e).__name__]
-    what = ", ".join(str(p) for p in e.cascade)
-    return f"{e.actor.upper() if e.actor == 'gm' else e.actor} {verb}: events {what} ({e.reason})."
+@_line("RollVoided", "CommandUndone", "CommandRedone")
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say(
+        "corrected",
+        lang,
+        gm=e.actor == "gm",
+        actor=e.actor,
+        verb=say(type(e).__name__, lang, target=getattr(e, "target", None)),
+        what=", ".join(str(p) for p in e.cascade),
+        why=e.reason,
+    )
 
 
 @_line("DiceSecretRevealed")
-def _(e: Any, s: EncounterState) -> str:
-    more = " A fresh secret is committed for the rolls to come." if e.next_commitment else ""
-    return (
-        f"Server dice secret {e.epoch} revealed: {e.secret} (SHA-256 {e.commitment[:16]}…, "
-        f"as committed).{more}"
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say(
+        "revealed secret",
+        lang,
+        epoch=e.epoch,
+        secret=e.secret,
+        digest=e.commitment[:16],
+        more=say("fresh secret", lang) if e.next_commitment else "",
     )
 
 
 @_line("DiceCommitted")
-def _(e: Any, s: EncounterState) -> str:
-    return f"Server dice secret {e.epoch} committed: SHA-256 {e.commitment[:16]}…."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say("committed secret", lang, epoch=e.epoch, digest=e.commitment[:16])
 
 
 @_line("EncounterEnded")
-def _(e: Any, s: EncounterState) -> str:
-    return f"The encounter ends ({e.reason})."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say("ended", lang, why=e.reason)
 
 
 @_line("RoundEnded")
-def _(e: Any, s: EncounterState) -> str:
-    return f"Round {e.round} ends."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say("round ended", lang, round=e.round)
 
 
 @_line("CombatantHidden")
-def _(e: Any, s: EncounterState) -> str:
-    until = " until he acts" if e.until_acting else ""
-    return f"GM: {_name(s, e.combatant)} is hidden from the players{until}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    until = say("until he acts", lang) if e.until_acting else ""
+    return say("hidden", lang, who=name_of(s, e.combatant), until=until)
 
 
 @_line("CombatantRevealed")
-def _(e: Any, s: EncounterState) -> str:
-    earlier = "" if e.earlier == "all" else " (what he did before stays hidden)"
-    why = " as he acts" if e.reason == "acts" else ""
-    return f"{_name(s, e.combatant)} is revealed{why}{earlier}."
-
-
-_SHOWN = {"exact": "as figures", "described": "in words", "none": "not at all"}
-_SHOWN_ES = {"exact": "en cifras", "described": "en palabras", "none": "en absoluto"}
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say(
+        "revealed",
+        lang,
+        who=name_of(s, e.combatant),
+        why=say("as he acts", lang) if e.reason == "acts" else "",
+        earlier="" if e.earlier == "all" else say("earlier hidden", lang),
+    )
 
 
 @_line("HealthShown")
-def _(e: Any, s: EncounterState) -> str:
-    whose = (
-        f"{_name(s, e.combatant)}'s health"
-        if e.combatant
-        else ("the party's health" if e.party else "the health of the GM's combatants")
-    )
-    return f"GM: players see {whose} {_SHOWN.get(e.shown, e.shown)}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    if e.combatant:
+        whose = say("health of", lang, who=name_of(s, e.combatant))
+    else:
+        whose = say("party's health" if e.party else "gm's health", lang)
+    shown = say(e.shown, lang) if e.shown in ("exact", "described", "none") else e.shown
+    return say("health shown", lang, whose=whose, shown=shown)
 
 
 @_line("NoteTaken")
-def _(e: Any, s: EncounterState) -> str:
-    about = f" on {_name(s, e.combatant)}" if e.combatant else ""
-    return f"GM's note{about}: {e.text}" if e.text is not None else f"The GM takes a note{about}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    about = say("about", lang, who=name_of(s, e.combatant)) if e.combatant else ""
+    if e.text is None:  # concealed from the reader
+        return say("note untold", lang, about=about)
+    return say("note", lang, about=about, text=e.text)
 
 
 @_line("HitsAdjusted")
-def _(e: Any, s: EncounterState) -> str:
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    who = name_of(s, e.combatant)
     if e.amount is None:  # concealed from the reader
-        return f"GM: {_name(s, e.combatant)}'s hits change ({e.reason})."
-    return (
-        f"GM: {_name(s, e.combatant)} hits {signed(e.amount)} ({e.reason})"
-        f"{figures(e.hits_before, e.hits_after)}."
+        return say("hits change", lang, who=who, why=e.reason)
+    return say(
+        "hits",
+        lang,
+        who=who,
+        amount=signed(e.amount),
+        why=e.reason,
+        change=figures(e.hits_before, e.hits_after),
+        before=number(e.hits_before) if e.hits_before is not None else "?",
+        after=number(e.hits_after) if e.hits_after is not None else "?",
     )
 
 
 @_line("ModifierSet")
-def _(e: Any, s: EncounterState) -> str:
-    until = f" until round {e.last_round}" if e.last_round else ""
-    return f"GM: {_name(s, e.combatant)} {e.name} {signed(e.value)} to {e.applies_to}{until}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say(
+        "modifier",
+        lang,
+        who=name_of(s, e.combatant),
+        name=e.name,
+        value=signed(e.value),
+        applies_to=e.applies_to,
+        until=say("until round", lang, round=e.last_round) if e.last_round else "",
+    )
 
 
 @_line("ModifierCleared")
-def _(e: Any, s: EncounterState) -> str:
-    return f"GM: {_name(s, e.combatant)} {e.name} removed ({e.reason})."
-
-
-# -- the Wits system ------------------------------------------------------------------
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-
-
-def _wits_place(e: Any, s: EncounterState) -> str:
-    who = _name(s, e.combatant)
-    rank = e.modifiers.get("rank among equals")
-    if e.entered:
-        return (
-            f"{who} acts at Wits {number(e.ip)}, {_ordinal(rank)} among equals by the GM's ruling."
-        )
-    if e.rolls:
-        (roll,) = e.rolls.values()
-        faces = "→".join(str(f) for f in roll["faces"])
-        return (
-            f"{who} takes his place in the order: Wits {number(e.ip)}, roll-off {faces} "
-            f"({_ordinal(rank)} among equals)."
-        )
-    after = " after those already there" if e.raw is not None else ""
-    return f"{who} takes his place in the order: Wits {number(e.ip)}{after}."
-
-
-def _skill_text(skill: dict[str, Any]) -> str:
-    """'13 (short sword +1 aiming) = 14'."""
-    parts = "".join(f" {signed(v)} {k}" for k, v in skill["parts"].items() if v)
-    if not parts:
-        return f"{number(skill['effective'])} ({skill['base_from']})"
-    return f"{number(skill['base'])} ({skill['base_from']}){parts} = {number(skill['effective'])}"
-
-
-def _wits_damage(e: Any, s: EncounterState) -> str:
-    b = e.breakdown
-    (roll,) = e.rolls.values()
-    dice = " + ".join(
-        f"[{'+'.join(str(f) for f in d['faces'])}]" if len(d["faces"]) > 1 else str(d["value"])
-        for d in roll["dice"]
-    )
-    text = (
-        f"{_name(s, e.combatant)} takes {e.amount}: {roll['expression']}: {dice} = "
-        f"{number(b['dice'])}"
-    )
-    if b["modifiers"]:
-        text += f" {signed(b['modifiers'])}"
-    if b["protection_ignored"]:
-        text += " (Protection ignored: critical)"
-    elif b["protection"]:
-        text += f" − {b['protection']} Protection"
-    down_at = s.options.get("down_at", 0)
-    who = s.combatants.get(e.combatant)  # the state before: his hits then, as the event's
-    down = (
-        " He is down: the GM rules his state."
-        if who and who.hits > down_at >= who.hits - e.amount
-        else ""
-    )
-    change = figures(e.hits_before, e.hits_after, head="Current Health ")
-    return f"{text}{change}.{down}"
-
-
-@_line("AttackAnnounced")
-def _(e: Any, s: EncounterState) -> str:
-    p = e.action["params"]
-    how = [
-        label
-        for label, on in (
-            ("charges", p["charge"]),
-            (f"called shot: {p['called_shot']}", p["called_shot"]),
-            ("unseen", not p["visible"]),
-        )
-        if on
-    ]
-    extra = f" ({', '.join(how)})" if how else ""
-    return f"{_name(s, e.combatant)} attacks {_name(s, e.target)} with {e.action['weapon']}{extra}."
-
-
-@_line("DefenseDeclared")
-def _(e: Any, s: EncounterState) -> str:
-    mode = {
-        "basic": "Basic Defense",
-        "total": "Total Defense",
-        "total_single": ("Total Defense against this attack"),
-    }[e.mode]
-    return f"{_name(s, e.combatant)} will {e.kind} ({mode}) at {_skill_text(e.skill)}."
-
-
-@_line("AttackTestRolled")
-def _(e: Any, s: EncounterState) -> str:
-    roll = e.rolls["attack"]
-    test = f"rolls {number(roll['total'])} vs {_skill_text(e.skill)}"
-    degree = e.degree.replace("_", " ")
-    if e.degree_source == "entered":
-        degree += " (GM)"
-    text = f"{_name(s, e.combatant)} {test}: {degree}"
-    d = e.defense
-    if d is not None:
-        if d["rolled"]:
-            outcome = "stops the blow" if d["success"] else "fails"
-            text += (
-                f"; {_name(s, e.target)}'s {d['kind']} {number(d['total'])} vs "
-                f"{number(d['effective'])} {outcome}"
-            )
-        else:
-            text += f"; a critical cannot be defended against ({_name(s, e.target)}'s {d['kind']})"
-    result = "hit" if e.hit else "miss"
-    if e.overridden:
-        result += " (GM)"
-    return f"{text} → {result}."
-
-
-@_line("Aimed")
-def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} aims: +{e.aim_after} to his next attack."
-
-
-@_line("AimLost")
-def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} loses his +{e.aim} aim: {e.reason}."
-
-
-@_line("Moved")
-def _(e: Any, s: EncounterState) -> str:
-    charge = f", charging {_name(s, e.charge_at)}" if e.charge_at else ""
-    used = "one action" if e.actions == 1 else "the whole round"
-    return f"{_name(s, e.combatant)} moves {e.metres:g} m{charge} ({used})."
-
-
-@_line("ActionTaken")
-def _(e: Any, s: EncounterState) -> str:
-    used = "one action" if e.actions == 1 else "two actions"
-    return f"{_name(s, e.combatant)} {e.what} ({used})."
-
-
-@_line("TurnHeld")
-def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} holds his actions to act later."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    return say("modifier cleared", lang, who=name_of(s, e.combatant), name=e.name, why=e.reason)
 
 
 @_line("TurnEnded")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.turn_ended(e, s, es=False)
-    kept = f", keeping {e.actions_left} action(s) to defend" if e.actions_left else ""
-    return f"{_name(s, e.combatant)} ends his turn{kept}."
-
-
-@_line("KnockBackTested")
-def _(e: Any, s: EncounterState) -> str:
-    roll = e.rolls["strength"]
-    outcome = "stays on his feet" if e.stays_up else "goes down"
-    return (
-        f"{_name(s, e.combatant)} is knocked back: Strength {number(roll['total'])} vs "
-        f"{_skill_text(e.skill)}, {outcome}."
-    )
-
-
-# -- Spanish (the terms of the PHANTÄSIA book: PV, PM, narrador, turno, ronda) ------------
-
-
-def _pv(before: int, after: int) -> str:
-    return f"PV {number(before)} → {number(after)}"
-
-
-def _narrator(actor: str) -> str:
-    return "El narrador" if actor == "gm" else actor
-
-
-_DICE_SOURCE_ES = {
-    "server": "dados del servidor",
-    "seeded": "dados con semilla",
-    "manual": "dados de la mesa",
-}
-
-
-def _created_es(e: Any) -> str:
-    dice = _DICE_SOURCE_ES.get(e.dice_source, f"dados {e.dice_source}")
-    return f"Comienza el encuentro “{e.name}” ({e.ruleset}, {dice})."
-
-
-@_line_es("CombatantAdded")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.joins(e, es=True)
-    side = f" ({e.side})" if e.side else ""
-    if e.hits is None:  # concealed from the reader
-        return f"{e.name} se une{side}."
-    return f"{e.name} se une{side}: PV {number(e.hits)}/{e.max_hits}."
-
-
-@_line_es("InitiativeRolled")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.initiative(e, s, es=True)
-    return _LINES["InitiativeRolled"](e, s)
-
-
-@_line_es("DamageApplied")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.damage(e, s, es=True)
-    pv = f": {_pv(e.hits_before, e.hits_after)}" if e.hits_before is not None else ""
-    return f"{_name(s, e.combatant)} recibe {e.amount} de daño{pv}."
-
-
-@_line_es("CombatantHidden")
-def _(e: Any, s: EncounterState) -> str:
-    until = " hasta que actúe" if e.until_acting else ""
-    return f"Narrador: {_name(s, e.combatant)} queda oculto a los jugadores{until}."
-
-
-@_line_es("CombatantRevealed")
-def _(e: Any, s: EncounterState) -> str:
-    earlier = "" if e.earlier == "all" else " (lo anterior sigue oculto)"
-    why = " al actuar" if e.reason == "acts" else ""
-    return f"{_name(s, e.combatant)} se revela{why}{earlier}."
-
-
-@_line_es("HealthShown")
-def _(e: Any, s: EncounterState) -> str:
-    whose = (
-        f"los PV de {_name(s, e.combatant)}"
-        if e.combatant
-        else ("los PV de los personajes" if e.party else "los PV de las criaturas del narrador")
-    )
-    return f"Narrador: los jugadores ven {whose} {_SHOWN_ES.get(e.shown, e.shown)}."
-
-
-@_line_es("NoteTaken")
-def _(e: Any, s: EncounterState) -> str:
-    about = f" sobre {_name(s, e.combatant)}" if e.combatant else ""
-    if e.text is None:
-        return f"El narrador toma una nota{about}."
-    return f"Nota del narrador{about}: {e.text}"
-
-
-@_line_es("HitsAdjusted")
-def _(e: Any, s: EncounterState) -> str:
-    if e.amount is None:  # concealed from the reader
-        return f"Narrador: cambian los PV de {_name(s, e.combatant)} ({e.reason})."
-    return (
-        f"Narrador: {_name(s, e.combatant)} {signed(e.amount)} PV ({e.reason}): "
-        f"{_pv(e.hits_before, e.hits_after)}."
-    )
-
-
-@_line_es("ConditionApplied")
-def _(e: Any, s: EncounterState) -> str:
-    extra = (
-        f", {e.rate} por ronda"
-        if e.rate
-        else (f" durante {e.count} ronda{'s' if e.count != 1 else ''}" if e.count else "")
-    )
-    return f"{_name(s, e.combatant)} sufre «{e.condition}»{extra} ({e.reason})."
-
-
-@_line_es("ConditionCleared")
-def _(e: Any, s: EncounterState) -> str:
-    return f"{_name(s, e.combatant)} ya no sufre «{e.condition}» ({e.reason})."
-
-
-@_line_es("UpkeepTicked")
-def _(e: Any, s: EncounterState) -> str:
-    who = _name(s, e.combatant)
-    head = f"Ronda {e.round}, mantenimiento"
-    pv = figures(e.hits_before, e.hits_after, number, "PV ")
-    if e.kind == "bleeding":
-        return f"{head}: {who} sangra {e.amount}{pv}."
-    if e.kind == "dying":
-        return f"{head}: {who} se está muriendo y pierde {e.amount}{pv}."
-    count = f"«{e.kind}» {e.count_before} → {e.count_after}"
-    if e.amount:
-        return f"{head}: {who} pierde {e.amount} por {count}{pv}."
-    return f"{head}: {who}: {count}."
-
-
-@_line_es("RollVoided")
-@_line_es("CommandUndone")
-@_line_es("CommandRedone")
-def _(e: Any, s: EncounterState) -> str:
-    verb = {
-        "RollVoided": f"anula el evento {e.target}",
-        "CommandUndone": "deshace la última orden",
-        "CommandRedone": f"rehace (anula el deshacer {e.target})",
-    }[type(e).__name__]
-    what = ", ".join(str(p) for p in e.cascade)
-    return f"{_narrator(e.actor)} {verb}: eventos {what} ({e.reason})."
-
-
-@_line_es("DiceSecretRevealed")
-def _(e: Any, s: EncounterState) -> str:
-    more = (
-        " Se compromete un secreto nuevo para las tiradas que siguen." if e.next_commitment else ""
-    )
-    return (
-        f"Se revela el secreto {e.epoch} de los dados del servidor: {e.secret} "
-        f"(SHA-256 {e.commitment[:16]}…, el comprometido).{more}"
-    )
-
-
-@_line_es("DiceCommitted")
-def _(e: Any, s: EncounterState) -> str:
-    return (
-        f"Se compromete el secreto {e.epoch} de los dados del servidor: "
-        f"SHA-256 {e.commitment[:16]}…."
-    )
-
-
-@_line_es("EncounterEnded")
-def _(e: Any, s: EncounterState) -> str:
-    return f"El encuentro termina ({e.reason})."
-
-
-@_line_es("RoundEnded")
-def _(e: Any, s: EncounterState) -> str:
-    return f"Fin de la ronda {e.round}."
-
-
-@_line_es("ModifierSet")
-def _(e: Any, s: EncounterState) -> str:
-    until = f" hasta la ronda {e.last_round}" if e.last_round else ""
-    return f"Narrador: {_name(s, e.combatant)}: {e.name} {signed(e.value)} a {e.applies_to}{until}."
-
-
-@_line_es("ModifierCleared")
-def _(e: Any, s: EncounterState) -> str:
-    return f"Narrador: {_name(s, e.combatant)} pierde {e.name} ({e.reason})."
-
-
-@_line_es("ActionResolved")
-def _(e: Any, s: EncounterState) -> str:
-    return _phantasia.attack_settled(e, s, es=True)
-
-
-@_line_es("TurnEnded")
-def _(e: Any, s: EncounterState) -> str:
-    if s.ruleset == "phantasia":
-        return _phantasia.turn_ended(e, s, es=True)
-    n = e.actions_left
-    kept = f" y guarda {n} {'acción' if n == 1 else 'acciones'} para defenderse" if n else ""
-    return f"{_name(s, e.combatant)} termina su turno{kept}."
+def _(e: Any, s: EncounterState, lang: str) -> str:
+    kept = say("kept", lang, n=e.actions_left) if e.actions_left else ""
+    return say("turn ended", lang, who=name_of(s, e.combatant), kept=kept)

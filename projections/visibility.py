@@ -206,7 +206,7 @@ _COMBATANT_MARKS = secrets(CombatantState)
 
 def marks_of(kind: str) -> dict[str, Secret]:
     """The marked fields of an event type (none for a type no longer written)."""
-    cls = _EVENTS.get(kind)
+    cls = ev.event_class(kind)
     return secrets(cls) if cls is not None else {}
 
 

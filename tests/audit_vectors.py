@@ -31,6 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from domain import commands as c
 from domain.audit import canonical, chain, checkpoint_statement, key_id
 from domain.dice import derivation_key, derived_face
+from domain.rulesystems.wits import commands as wc
 from projections.audit import read_export, verify_export
 from projections.export import (
     CSV_COLUMNS,
@@ -120,14 +121,14 @@ def play(folder: Path) -> tuple[list[Any], list[dict[str, Any]]]:
         second = next(i for i in ids if i != first)
         fraylog.execute(
             eid,
-            c.Attack(combatant=first, target=second, weapon="sword", charge=True, distance_ft=18),
+            wc.Attack(combatant=first, target=second, weapon="sword", charge=True, distance_ft=18),
         )
         if acting() == first:
             fraylog.execute(eid, c.EndTurn(combatant=first))
         if acting() == second:
-            fraylog.execute(eid, c.Move(combatant=second, distance_m=2.5))
+            fraylog.execute(eid, wc.Move(combatant=second, distance_m=2.5))
         if acting() == second:
-            fraylog.execute(eid, c.Attack(combatant=second, target=first, weapon="sword"))
+            fraylog.execute(eid, wc.Attack(combatant=second, target=first, weapon="sword"))
         if acting() == second:
             fraylog.execute(eid, c.EndTurn(combatant=second))
         fraylog.execute(eid, c.EndRound())

@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 
 from domain.errors import DiceNeeded, DomainError
 from infra.app import Fraylog
-from infra.choices import COMMAND
 
 Face = Callable[[dict[str, Any]], int]  # needed → the face the table rolled
 MAX_FACES = 200  # a command asking for more is a bug (a chain that never ends)
@@ -45,7 +44,7 @@ def send_app(
     asked: list[dict[str, Any]] = []
     for _ in range(MAX_FACES):
         try:
-            recorded = fraylog.execute(UUID(eid), COMMAND.validate_python(body), grant)
+            recorded = fraylog.execute(UUID(eid), fraylog.command(UUID(eid), body), grant)
         except DiceNeeded as e:
             asked.append(e.needed)
             body.setdefault("dice", {}).setdefault(e.needed["roll"], []).append(face(e.needed))

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, ClassVar
+from functools import cache
+from typing import Annotated, Any, ClassVar, Union
 
-from pydantic import BaseModel, ValidationError
+from pydantic import (
+    BaseModel,
+    Field,
+    TypeAdapter,
+    ValidationError,
+)
 
 from domain import commands as c
 from domain import events as ev
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
-from domain.state import CombatantState, EncounterState
+from domain.presentation import Table, presented
+from domain.state import CombatantState, EncounterState, Marks
 from domain.visibility import HEALTH_SHOWN, HEALTH_WORDS, HealthState
 
 Choice = dict[str, Any]
@@ -156,16 +163,31 @@ class RuleSystem(ABC):
     # the languages its log reads in, the first its own (PHANTÄSIA: Spanish on request)
     languages: ClassVar[tuple[str, ...]] = ("en",)
     hits_word: ClassVar[str] = "hits"  # what the book calls a combatant's hits ("PV")
+    # how the web table presents it (its table.py, docs/web.md); None: its health alone
+    table: ClassVar[Table | None] = None
     # the book's own commands, beyond the core's (domain.commands.CORE_COMMANDS)
     commands: ClassVar[tuple[type[BaseModel], ...]] = ()
+    # command type -> the roll names it may ask for, in the order drawn (OpenAPI `x-rolls`)
+    rolls: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # the book's commands only the GM sends, beyond the core's (domain.commands.GM_COMMANDS)
+    gm_commands: ClassVar[frozenset[str]] = frozenset()
     stats_model: ClassVar[type[BaseModel]]
     conditions: ClassVar[frozenset[str]]
     # the combatant view's health figures (its view module declares them, docs/visibility.md)
     health_figures: ClassVar[tuple[str, ...]]
+    # a command it has a handler for only to refuse it, and why (the reference page says so)
+    refused: ClassVar[dict[str, str]] = {}
+    # its typed facts of a combatant: what lasts, and what ends with the round (state.Marks)
+    marks_model: ClassVar[type[Marks]] = Marks
+    round_marks_model: ClassVar[type[Marks]] = Marks
+    encounter_marks_model: ClassVar[type[Marks]] = Marks  # ... and of the encounter
+    view_model: ClassVar[type[BaseModel]]  # the view's shape, the API's answer (its view_model.py)
 
     options_model: ClassVar[type[BaseModel] | None] = None
-    # roll_initiative's `group` and `simultaneous` (PHA-INIT-1, -3): only where the rules have them
-    shared_initiative: ClassVar[bool] = False
+    # command type -> its fields only the GM may set, beyond domain.access.GM_FIELDS and the
+    # core's (domain.commands.GM_ENTERED): a player leaves them at their defaults (in any
+    # book: domain.access.gm_entered)
+    gm_entered: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def _validated(self, model: type[BaseModel], data: dict[str, Any], field: str) -> Any:
         try:
@@ -213,6 +235,7 @@ class RuleSystem(ABC):
             "actions": self.catalogue(),
             "conditions": sorted(self.conditions),
             "health_states": {state: words["en"] for state, words in HEALTH_WORDS.items()},
+            "table": presented(self),
         }
 
     def acting_for(self, state: EncounterState, command: BaseModel) -> str | None:
@@ -223,6 +246,12 @@ class RuleSystem(ABC):
     @abstractmethod
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         """His health in words: unhurt, hurt, badly_hurt or down (docs/visibility.md)."""
+
+    def tell(self, event: Any, state: EncounterState, lang: str) -> str | None:
+        """The book's log line for an event in `lang`, told from the state before it (from
+        its message catalogue, domain/rulesystems/<book>/); None: the core's line applies
+        (projections.narrative)."""
+        return None
 
     @abstractmethod
     def view(self, state: EncounterState) -> dict[str, Any]:
@@ -242,114 +271,94 @@ class RuleSystem(ABC):
     def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
         """The GM's overrides as forms: a command type, for whom, and its fields (with
         their enumerable values). Not probed: the GM fills the free fields."""
-        forms: list[dict[str, Any]] = []
-        for who in state.combatants.values():
-            forms.append(
-                {
-                    "type": "adjust_hits",
-                    "combatant": who.id,
-                    "fields": {"amount": {"type": "integer"}, "reason": {"type": "string"}},
-                }
-            )
-            if who.hidden:
-                forms.append(
-                    {
-                        "type": "reveal_combatant",
-                        "combatant": who.id,
-                        "fields": {
-                            "earlier": {"enum": ["all", "from_reveal"]},
-                            "reason": {"type": "string"},
-                        },
-                    }
-                )
-            else:
-                forms.append(
-                    {
-                        "type": "hide_combatant",
-                        "combatant": who.id,
-                        "fields": {"until_acting": {"type": "boolean"}},
-                    }
-                )
-            forms.append(
-                {
-                    "type": "show_health",
-                    "combatant": who.id,
-                    "fields": {"shown": {"enum": list(HEALTH_SHOWN)}},
-                }
-            )
-            forms.append(
-                {
-                    "type": "take_note",
-                    "combatant": who.id,
-                    "fields": {"text": {"type": "string"}},
-                }
-            )
-            forms.append(
-                {
-                    "type": "set_condition",
-                    "combatant": who.id,
-                    "fields": {
-                        "condition": {"enum": sorted(self.conditions)},
-                        "count": {"type": "integer"},
-                        "reason": {"type": "string"},
-                    },
-                }
-            )
-            held = sorted({*who.conditions} | ({"bleeding"} if who.wounds else set()))
-            if held:
-                forms.append(
-                    {
-                        "type": "clear_condition",
-                        "combatant": who.id,
-                        "fields": {"condition": {"enum": held}, "reason": {"type": "string"}},
-                    }
-                )
-            forms.append(
-                {
-                    "type": "set_modifier",
-                    "combatant": who.id,
-                    "fields": {
-                        "name": {"type": "string"},
-                        "applies_to": {"type": "string"},
-                        "value": {"type": "integer"},
-                        "rounds": {"type": "integer"},
-                        "reason": {"type": "string"},
-                    },
-                }
-            )
-            if who.effects:
-                forms.append(
-                    {
-                        "type": "clear_modifier",
-                        "combatant": who.id,
-                        "fields": {"name": {"enum": sorted({e.name for e in who.effects})}},
-                    }
-                )
-        forms.append(  # the encounter's own: the GM's combatants' health, or the party's
-            {
-                "type": "show_health",
-                "combatant": None,
-                "fields": {"shown": {"enum": list(HEALTH_SHOWN)}, "party": {"type": "boolean"}},
-            }
-        )
-        forms.append(
-            {"type": "take_note", "combatant": None, "fields": {"text": {"type": "string"}}}
-        )
+        forms = [
+            {"type": kind, "combatant": who.id, "fields": fields}
+            for who in state.combatants.values()
+            for kind, fields in self._overrides_of(who)
+        ]
+        # the encounter's own: the GM's combatants' health, or the party's
+        shown = {"shown": {"enum": list(HEALTH_SHOWN)}, "party": {"type": "boolean"}}
+        forms.append({"type": "show_health", "combatant": None, "fields": shown})
+        note = {"text": {"type": "string"}}
+        forms.append({"type": "take_note", "combatant": None, "fields": note})
+        return forms
+
+    def _overrides_of(self, who: CombatantState) -> list[tuple[str, dict[str, Any]]]:
+        """The GM's override forms for one combatant, as (command type, fields), each with
+        fields of its own (a book's `overrides` may change them)."""
+        if who.hidden:
+            earlier = {"enum": ["all", "from_reveal"]}
+            seen = ("reveal_combatant", {"earlier": earlier, "reason": {"type": "string"}})
+        else:
+            seen = ("hide_combatant", {"until_acting": {"type": "boolean"}})
+        condition = {
+            "condition": {"enum": sorted(self.conditions)},
+            "count": {"type": "integer"},
+            "reason": {"type": "string"},
+        }
+        forms: list[tuple[str, dict[str, Any]]] = [
+            ("adjust_hits", {"amount": {"type": "integer"}, "reason": {"type": "string"}}),
+            seen,
+            ("show_health", {"shown": {"enum": list(HEALTH_SHOWN)}}),
+            ("take_note", {"text": {"type": "string"}}),
+            ("set_condition", condition),
+        ]
+        held = sorted({*who.conditions} | ({"bleeding"} if who.wounds else set()))
+        if held:
+            cleared = {"condition": {"enum": held}, "reason": {"type": "string"}}
+            forms.append(("clear_condition", cleared))
+        modifier = {
+            "name": {"type": "string"},
+            "applies_to": {"type": "string"},
+            "value": {"type": "integer"},
+            "rounds": {"type": "integer"},
+            "reason": {"type": "string"},
+        }
+        forms.append(("set_modifier", modifier))
+        if who.effects:
+            named = {"name": {"enum": sorted({e.name for e in who.effects})}}
+            forms.append(("clear_modifier", named))
         return forms
 
     # -- commands ---------------------------------------------------------------
+    @classmethod
+    def command_adapter(cls) -> CommandParser:
+        """The book's commands, the core's and its own, as one union discriminated by
+        `type`; a type of another registered book parses as that book's command, which
+        `execute` refuses (`<BOOK>-CMD`), and any other type is not a command."""
+        return _command_adapter(cls)
+
+    def handlers(self) -> dict[type[BaseModel], Callable[[Context, Any], Any]]:
+        """Each command class the rule system plays, to its handler: the core's overrides
+        here; a book adds its own commands' (and the core's it plays its way)."""
+        return {
+            c.AdjustHits: self.on_adjust_hits,
+            c.HideCombatant: self.on_hide_combatant,
+            c.RevealCombatant: self.on_reveal_combatant,
+            c.ShowHealth: self.on_show_health,
+            c.TakeNote: self.on_take_note,
+            c.SetCondition: self.on_set_condition,
+            c.ClearCondition: self.on_clear_condition,
+            c.SetModifier: self.on_set_modifier,
+            c.ClearModifier: self.on_clear_modifier,
+        }
+
+    def gm_entries(self, command: BaseModel) -> list[str]:
+        """The fields of `command` set to what only the GM may set, beyond the fields every
+        book leaves to him (domain.access.GM_FIELDS) and those `gm_entered` names."""
+        return []
+
+    def answering_for(self, command: BaseModel) -> str | None:
+        """Another combatant whose part `command` declares (he answers for himself)."""
+        return None
+
     def execute(self, ctx: Context, command: BaseModel) -> None:
-        if isinstance(command, c.RollInitiative) and not self.shared_initiative:
-            chosen = "group" if command.group is not None else None
-            chosen = chosen or ("simultaneous" if command.simultaneous else None)
-            if chosen:
-                raise RuleViolation(
-                    f"{self.name.upper()}-CMD",
-                    f"{chosen} is a PHANTÄSIA initiative choice; the {self.name} rule system "
-                    "has none",
-                    field=chosen,
-                )
-        handler = getattr(self, f"on_{command.type}", None)  # type: ignore[attr-defined]
+        handler = self.handlers().get(type(command))
+        own = _command_adapter(type(self)).models.get(command.type)  # type: ignore[attr-defined]
+        if handler is None and own is not None:  # the core's class (or a book's) of its own type
+            body = command.model_dump(exclude_defaults=True)
+            command = own.model_validate(_without_other_choices(self.name, own, body))
+            handler = self.handlers().get(own)
         if handler is None:
             raise RuleViolation(
                 f"{self.name.upper()}-CMD",
@@ -458,3 +467,75 @@ class RuleSystem(ABC):
             raise RuleViolation(
                 f"{self.name.upper()}-COND", "a bleeding wound needs a rate", field="rate"
             )
+
+
+def _without_other_choices(name: str, own: type[BaseModel], body: dict[str, Any]) -> dict[str, Any]:
+    """`body` without the fields that another book's command of its type has and this book's
+    lacks, where they keep that book's default (accepted as they always were); one set to
+    anything else (a `group` sent to Novus) is that book's choice, refused as such."""
+    kind = own.model_fields["type"].default
+    kept = dict(body)
+    for field, value in body.items():
+        if field in own.model_fields:
+            continue
+        having = _having(kind, field)
+        if not having:
+            continue  # no book's: pydantic refuses it as an extra field
+        if value != having[0][1].get_default(call_default_factory=True):
+            what = getattr(own, "choice_of", kind)
+            titles = " or ".join(title for title, _ in having)
+            raise RuleViolation(
+                f"{name.upper()}-CMD",
+                f"{field} is a {titles} {what} choice; the {name} rule system has none",
+                field=field,
+            )
+        del kept[field]
+    return kept
+
+
+def _having(kind: str, field: str) -> list[tuple[str, Any]]:
+    """The registered books whose command of type `kind` has `field`, those whose command
+    adds the fewest fields first: (title, the field)."""
+    from domain.rulesystems import all_rule_systems  # the registry imports this module
+
+    found = []
+    for system in all_rule_systems():
+        model = _command_adapter(type(system)).models.get(kind)
+        if model is not None and field in model.model_fields:
+            found.append((len(model.model_fields), system.title, model.model_fields[field]))
+    return [(title, info) for _, title, info in sorted(found, key=lambda f: f[0])]
+
+
+class CommandParser:
+    """A book's command bodies: its own union (the core's commands and its own, by `type`),
+    and any other body through the union of every registered book's commands, so a command
+    of another book parses as that book's (`execute` refuses it, `<BOOK>-CMD`) and a type no
+    book has, or none, is refused as the one union refused it before the books had their own
+    (`union_tag_invalid`, `union_tag_not_found`, naming `type`)."""
+
+    def __init__(self, system: type[RuleSystem], own: tuple[type[BaseModel], ...]) -> None:
+        self.system = system
+        self.models = {m.model_fields["type"].default: m for m in own}
+        self.tags = frozenset(self.models)
+        self._own = _union(own)
+
+    def validate_python(self, body: Any) -> Any:
+        kind = body.get("type") if isinstance(body, dict) else getattr(body, "type", None)
+        if kind in self.tags:
+            if isinstance(body, dict):  # a field of another book's command of this type
+                body = _without_other_choices(self.system.name, self.models[kind], body)
+            return self._own.validate_python(body)
+        return _union(c.every_command()).validate_python(body)
+
+
+@cache
+def _union(members: tuple[type[BaseModel], ...]) -> TypeAdapter[Any]:
+    return TypeAdapter(Annotated[Union[members], Field(discriminator="type")])  # noqa: UP007
+
+
+@cache
+def _command_adapter(system: type[RuleSystem]) -> CommandParser:
+    """The core's commands and the book's, one per type: the book's own class where the core
+    has the type too (a subclass with the book's fields)."""
+    models = {m.model_fields["type"].default: m for m in (*c.CORE_COMMANDS, *system.commands)}
+    return CommandParser(system, tuple(models.values()))

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.cli import app
+from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
 from infra.settings import Settings
 
@@ -187,14 +188,14 @@ def test_given_a_fight_with_a_void_when_replayed_then_rounds_bars_and_struck_lin
         t, _ = fraylog.add_combatant(eid, "Goblin", "r", target_stats(def_=18, ar=6))
         fraylog.execute(eid, c.RollInitiative(combatant=a, ip=19))
         fraylog.execute(eid, c.RollInitiative(combatant=t, ip=12))
-        fraylog.execute(eid, c.Declare(combatant=t))
+        fraylog.execute(eid, nc.Declare(combatant=t))
         fraylog.execute(
             eid,
-            c.Declare(
-                combatant=a, actions=[c.ActionSpec(kind="melee_attack", target=t, weapon="sword")]
+            nc.Declare(
+                combatant=a, actions=[nc.ActionSpec(kind="melee_attack", target=t, weapon="sword")]
             ),
         )
-        fraylog.execute(eid, c.Resolve(dice={"attack": [10, 7, 9]}, boons=[]))
+        fraylog.execute(eid, nc.Resolve(dice={"attack": [10, 7, 9]}, boons=[]))
         fraylog.execute(eid, c.EndRound())
         fraylog.execute(eid, c.Void(target=8, reason="dispute"))
     env = {"FRAYLOG_SQLITE_PATH": path, "COLUMNS": "200"}

@@ -232,3 +232,30 @@ def test_given_a_lone_surrogate_echoed_in_a_refusal_then_still_problem_json(
 def test_given_the_schema_then_every_command_requires_its_type(sqlite_client: TestClient):
     schemas = sqlite_client.get("/openapi.json").json()["components"]["schemas"]
     assert "type" in schemas["Declare"]["required"] and "type" in schemas["Undo"]["required"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "field", "value", "books"),
+    [
+        ("novus", "tie_order", [], "Wits or PHANTÄSIA"),
+        ("novus", "group", ["a", "b"], "PHANTÄSIA"),
+        ("novus", "simultaneous", True, "PHANTÄSIA"),
+        ("wits", "group", ["a", "b"], "PHANTÄSIA"),
+    ],
+)
+def test_given_a_field_another_books_roll_initiative_has_when_sent_then_422_names_it(
+    client: TestClient, ruleset: str, field: str, value: object, books: str
+) -> None:
+    # given an encounter of a book whose roll_initiative lacks the field
+    eid = new_encounter(client, ruleset=ruleset)
+    before = version(client, eid)
+    # when the GM sends it
+    body = {"type": "roll_initiative", field: value}
+    r = client.post(f"/encounters/{eid}/commands", json=body)
+    # then the book refuses it, naming the field and the books that have it; nothing recorded
+    assert r.status_code == 422, r.text
+    assert r.json()["rule"] == f"{ruleset.upper()}-CMD" and r.json()["field"] == field
+    assert r.json()["detail"] == (
+        f"{field} is a {books} initiative choice; the {ruleset} rule system has none"
+    )
+    assert version(client, eid) == before

@@ -11,12 +11,13 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 from pydantic import TypeAdapter
 
 from api import demo, demo_phantasia, demo_wits
-from api.event_schemas import EVENT_CLASSES, EventRecord
+from api.event_schemas import EventRecord, event_classes
 from api.main import create_app
 from infra.app import Fraylog
 from infra.settings import Settings
@@ -83,7 +84,7 @@ def client_code() -> str:
         "export const hitsAfter = (e: Event): number | null =>",
         '  e.type === "DamageApplied" ? e.data.hits_after : null;',
     ]
-    for cls in EVENT_CLASSES:
+    for cls in event_classes():
         name = cls.__name__
         lines.append(f'export type _{name} = Expect<Known<S["{name}Record"]["data"]>>;')
         lines.append(f'export const _{name}Type: S["{name}Record"]["type"] = "{name}";')
@@ -157,3 +158,22 @@ def test_given_the_typed_ruleset_answer_then_it_is_the_rule_systems_own_descript
     answer = sqlite_client.get(f"/rulesets/{ruleset}")
     assert answer.status_code == 200, answer.text
     assert answer.json() == json.loads(json.dumps(get_rule_system(ruleset).describe()))
+
+
+def test_given_a_record_written_before_an_event_gained_a_field_then_its_schema_accepts_it(
+    tmp_path: Path,
+) -> None:
+    # given a HitsAdjusted as recorded before reasons had codes (no reason_code, reason_params)
+    settings = Settings(sqlite_path=str(tmp_path / "f.db"))
+    demo.play(settings, demo.SEED, 1)
+    with Fraylog(settings) as fraylog:
+        (created,) = fraylog.list_encounters()
+        rec = next(iter(records(fraylog.event_log(UUID(created["id"])))))
+    old = {
+        **rec,
+        "type": "HitsAdjusted",
+        "data": {"combatant": "c", "amount": -3, "hits_before": 9, "hits_after": 6, "reason": "x"},
+    }
+    # when it is read against the event records' schema, then it passes, its new fields null
+    checked = TypeAdapter(EventRecord).validate_python(old)
+    assert checked.data.reason_code is None and checked.data.reason_params is None

@@ -334,7 +334,7 @@ def test_given_the_fights_then_every_roll_declared_is_asked_somewhere(asked: Ask
     never = {
         (book, kind): [d for d in names if not any(matches(d, r) for r in asked[(book, kind)])]
         for kind, model in COMMANDS.items()
-        for book, names in model.rolls.items()
+        for book, names in c.rolls_of(model).items()
     }
     never = {k: v for k, v in never.items() if v}
     assert not never, f"declared but asked in none of these fights (add one): {never}"
@@ -343,7 +343,7 @@ def test_given_the_fights_then_every_roll_declared_is_asked_somewhere(asked: Ask
 def test_given_the_declared_rolls_then_each_names_a_book_that_takes_the_command() -> None:
     for kind, model in COMMANDS.items():
         takes = {b for b in books_of(kind) if (b, kind) not in REFUSED}
-        assert set(model.rolls) <= takes, kind
+        assert set(c.rolls_of(model)) <= takes, kind
         assert takes or kind in EVERY_BOOK, f"no rule book takes {kind}"
     for kind in EVERY_BOOK:  # the application runs them, for every book
         assert not any(hasattr(get_rule_system(b), f"on_{kind}") for b in rulesets()), kind
@@ -425,7 +425,7 @@ def test_given_the_openapi_then_command_schemas_have_x_rolls_and_described_field
     ]
     for kind, model in COMMANDS.items():
         schema = schemas[model.__name__]
-        assert schema["x-rolls"] == {b: list(n) for b, n in model.rolls.items()}, kind
+        assert schema["x-rolls"] == {b: list(n) for b, n in c.rolls_of(model).items()}, kind
         assert schema["required"][0] == "type" and schema.get("description"), kind
         for name, field in schema["properties"].items():
             assert field.get("description"), f"{kind}.{name} has no description"

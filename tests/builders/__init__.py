@@ -15,6 +15,7 @@ from domain import commands as c
 from domain.dice import ManualDice
 from domain.encounter import Encounter
 from domain.errors import DiceError, DomainError, NotFound, RuleViolation
+from domain.rulesystems.novus import commands as nc
 from tests.builders.novus import novus_stats, target_stats
 
 
@@ -65,13 +66,13 @@ class DomainTable:
             a = dict(a)
             if "target" in a:
                 a["target"] = self.ids[a["target"]]
-            specs.append(c.ActionSpec(**a))
-        return self.run(c.Declare(combatant=self.ids[name], actions=specs, **kw))
+            specs.append(nc.ActionSpec(**a))
+        return self.run(nc.Declare(combatant=self.ids[name], actions=specs, **kw))
 
     def resolve(self, attack: list[int] | None = None, **kw: Any) -> list[Any]:
         dice = {"attack": attack} if attack is not None else {}
         dice.update(kw.pop("dice", {}))
-        return self.run(c.Resolve(**kw), **dice)
+        return self.run(nc.Resolve(**kw), **dice)
 
 
 class HttpTable(DomainTable):

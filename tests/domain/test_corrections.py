@@ -8,6 +8,7 @@ from domain import commands as c
 from domain.corrections import fold_without, voided_by
 from domain.errors import RuleViolation
 from domain.fold import fold
+from domain.rulesystems.novus import commands as nc
 from tests.builders import duel, of_type
 from tests.builders.novus import target_stats
 
@@ -15,7 +16,7 @@ from tests.builders.novus import target_stats
 def bleeding_hit():
     """A hits T (DEF 18, AR 6) for 19 with a Bleeder, and the round ends: T 30 → 11 → 10."""
     t = duel(target=target_stats(def_=18, ar=6))
-    events = t.resolve([10, 7, 9], boons=[c.BoonSpec(name="bleeder")])
+    events = t.resolve([10, 7, 9], boons=[nc.BoonSpec(name="bleeder")])
     t.run(c.SetCondition(combatant=t.ids["T"], condition="bleeding", rate=2))  # the GM's own
     t.run(c.EndRound())
     return t, events

@@ -24,6 +24,7 @@ import pytest
 from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.novus import combat
+from domain.rulesystems.novus import commands as nc
 from tests.builders import Table, duel, of_type
 from tests.builders.novus import novus_stats, target_stats
 
@@ -58,7 +59,7 @@ def test_given_exploding_attack_with_margin_17_when_bleeder_bought_then_19_damag
     attack = of_type(events, "AttackRolled")[0]
     assert (attack.total, attack.margin, attack.boon_points) == (35, 17, 1)
     assert t.view["step"] == "boons"
-    spent = t.run(c.SpendBoons(boons=[c.BoonSpec(name="bleeder")]))
+    spent = t.run(nc.SpendBoons(boons=[nc.BoonSpec(name="bleeder")]))
     assert of_type(spent, "DamageApplied")[0].amount == 19
     wound = of_type(spent, "ConditionApplied")[0]
     assert (wound.condition, wound.rate) == ("bleeding", 1)
@@ -67,7 +68,7 @@ def test_given_exploding_attack_with_margin_17_when_bleeder_bought_then_19_damag
 
 def test_given_bleeding_wounds_when_rounds_end_then_hits_drop_by_their_rates() -> None:
     t = duel(target=target_stats(def_=18, ar=6))  # NOV-TV-41
-    t.resolve([10, 7, 9], boons=[c.BoonSpec(name="bleeder")])
+    t.resolve([10, 7, 9], boons=[nc.BoonSpec(name="bleeder")])
     t.run(c.EndRound())
     assert t.who("T")["hits"] == 10
     t.declare("T"), t.declare("A")
@@ -109,7 +110,7 @@ def test_given_daze_foe_when_the_dazed_foe_attacks_later_then_minus_4_for_two_ro
     t.ip("A", 19), t.ip("Foe", 12)
     t.declare("Foe", {"kind": "melee_attack", "target": "A"})
     t.declare("A", {"kind": "melee_attack", "target": "Foe", "weapon": "sword"})
-    t.resolve([10, 6, 8], boons=[c.BoonSpec(name="daze_foe")])  # 24 + 9 = 33 vs 15: 1 BP
+    t.resolve([10, 6, 8], boons=[nc.BoonSpec(name="daze_foe")])  # 24 + 9 = 33 vs 15: 1 BP
     foe_attack = of_type(t.resolve([5, 5]), "AttackRolled")[0]
     assert sum(foe_attack.attack_bonus.values()) == 4  # AB 8 − 4
     t.run(c.EndRound())
@@ -132,13 +133,13 @@ def test_given_3_boon_points_when_buying_then_table_limits_apply(boons, ok) -> N
     t = duel(target=target_stats(def_=15, ar=0))  # NOV-TV-43
     t.resolve([10, 10, 10, 6, 1])  # 26 + 11 + 9 = 46 vs 15: M 31, 3 BP
     assert t.view["pending_boons"]["points"] == 3
-    specs = [c.BoonSpec(name=n, points=p) for n, p in boons]
+    specs = [nc.BoonSpec(name=n, points=p) for n, p in boons]
     if not ok:
         with pytest.raises(RuleViolation) as e:
-            t.run(c.SpendBoons(boons=specs))
+            t.run(nc.SpendBoons(boons=specs))
         assert e.value.rule == "NOV-BOON-2"
         return
-    t.run(c.SpendBoons(boons=specs))
+    t.run(nc.SpendBoons(boons=specs))
     t.run(c.EndRound())
     assert t.who("A")["def"] == 15 + 2  # Defensive Posture in the next round
     t.declare("T"), t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword"})
@@ -154,7 +155,7 @@ def test_given_a_mace_when_buying_bleeder_then_refused() -> None:
     )
     t.resolve([10, 10, 10, 6, 1])  # NOV-TV-43 (d)
     with pytest.raises(RuleViolation) as e:
-        t.run(c.SpendBoons(boons=[c.BoonSpec(name="bleeder")]))
+        t.run(nc.SpendBoons(boons=[nc.BoonSpec(name="bleeder")]))
     assert e.value.rule == "NOV-BOON-2"
 
 
@@ -163,8 +164,8 @@ def test_given_bd_8_when_skilled_and_strong_attack_then_bd_10_plus_3() -> None:
     t.resolve([10, 10, 5, 1])  # 15 + 11 + 9 = 35 vs 15: M 20 → 2 BP
     damage = of_type(
         t.run(
-            c.SpendBoons(
-                boons=[c.BoonSpec(name="skilled_attack"), c.BoonSpec(name="strong_attack")]
+            nc.SpendBoons(
+                boons=[nc.BoonSpec(name="skilled_attack"), nc.BoonSpec(name="strong_attack")]
             )
         ),
         "DamageApplied",
@@ -178,7 +179,7 @@ def test_given_disarm_foe_by_6_ranks_when_foe_rolls_12_with_str_2_then_tn_21_fai
     attacker = novus_stats(weapons=[{"name": "sword", "dr": 6, "stat": "dex", "ranks": 6}])
     t = duel(attacker, target_stats(def_=15, ar=0, bonuses={"spd": 0, "str": 2}))
     events = t.resolve(
-        [10, 7, 2], boons=[c.BoonSpec(name="disarm_foe")], dice={"disarm_save": [6, 6]}
+        [10, 7, 2], boons=[nc.BoonSpec(name="disarm_foe")], dice={"disarm_save": [6, 6]}
     )  # NOV-TV-45
     save = of_type(events, "SaveRolled")[0]
     assert (save.tn, save.total, save.saved) == (21, 19, False)
@@ -188,8 +189,8 @@ def test_given_disarm_foe_by_6_ranks_when_foe_rolls_12_with_str_2_then_tn_21_fai
 def test_given_save_vs_con_bonus_1_when_rolling_9_then_15_saved_and_8_then_failed_by_1():
     t = Table()  # NOV-TV-35
     t.add("A", novus_stats(bonuses={"con": 1}))
-    ok = t.run(c.Save(combatant=t.ids["A"], stat="con"), save=[5, 4])[0]
-    bad = t.run(c.Save(combatant=t.ids["A"], stat="con"), save=[5, 3])[0]
+    ok = t.run(nc.Save(combatant=t.ids["A"], stat="con"), save=[5, 4])[0]
+    bad = t.run(nc.Save(combatant=t.ids["A"], stat="con"), save=[5, 3])[0]
     assert (ok.total, ok.saved) == (15, True)
     assert (bad.total, bad.saved, bad.margin) == (14, False, -1)
 

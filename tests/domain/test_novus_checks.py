@@ -6,6 +6,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.novus import commands as nc
 from tests.builders import Table, duel, of_type
 from tests.builders.novus import novus_stats, target_stats
 
@@ -63,7 +64,7 @@ def test_given_disarmed_when_declaring_a_sword_attack_then_refused_until_cleared
 def test_given_an_open_ended_daze_when_daze_foe_lands_then_it_is_not_shortened() -> None:
     t = duel(target=target_stats(def_=15, ar=0))
     t.run(c.SetCondition(combatant=t.ids["T"], condition="dazed"))
-    events = t.resolve([10, 7, 2], boons=[c.BoonSpec(name="daze_foe")])  # 19 + 9 = 28: 1 BP
+    events = t.resolve([10, 7, 2], boons=[nc.BoonSpec(name="daze_foe")])  # 19 + 9 = 28: 1 BP
     assert not of_type(events, "ConditionApplied")
     assert t.state.combatants[t.ids["T"]].conditions["dazed"].count is None
 
@@ -96,10 +97,10 @@ def test_given_a_snag_on_a_foe_when_hitting_a_friend_then_only_own_side_accepted
     t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword"})
     t.resolve([1, 2, 7])  # 5 vs 30: 2 SP
     with pytest.raises(RuleViolation) as e:
-        t.run(c.SpendSnags(snags=[c.SnagSpec(name="hit_friend", target=t.ids["Other"])]))
+        t.run(nc.SpendSnags(snags=[nc.SnagSpec(name="hit_friend", target=t.ids["Other"])]))
     assert e.value.rule == "NOV-SNAG-2"
     events = t.run(
-        c.SpendSnags(snags=[c.SnagSpec(name="hit_friend", target=t.ids["Ally"], hit=False)]),
+        nc.SpendSnags(snags=[nc.SnagSpec(name="hit_friend", target=t.ids["Ally"], hit=False)]),
         friend_attack=[9, 9],
     )
     assert of_type(events, "AttackRolled")[0].hit is False  # the GM's override holds
@@ -107,7 +108,7 @@ def test_given_a_snag_on_a_foe_when_hitting_a_friend_then_only_own_side_accepted
 
 def test_given_a_lightning_attack_when_rolled_then_its_cause_is_the_boon_purchase() -> None:
     t = duel(target=target_stats(def_=15, ar=0))
-    bought = t.resolve([10, 10, 5, 1], boons=[c.BoonSpec(name="lightning_attack")])
+    bought = t.resolve([10, 10, 5, 1], boons=[nc.BoonSpec(name="lightning_attack")])
     spent = of_type(bought, "BoonsSpent")[0]
     assert spent.cause == of_type(bought, "AttackRolled")[0].originator_version
     follow_up = of_type(t.resolve([5, 5]), "AttackRolled")[0]

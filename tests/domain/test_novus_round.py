@@ -17,6 +17,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.novus import commands as nc
 from domain.rulesystems.novus.choices import choices as novus_choices
 from tests.builders import Table, of_type
 from tests.builders.novus import novus_stats, target_stats
@@ -204,7 +205,7 @@ def test_given_2_ap_owed_by_round_4_when_declaring_then_budget_3_and_reload_reso
     assert (events[0].ap_budget, events[0].ap_spent, events[0].ap_carried) == (3, 3, 0)
     queued = [(a["kind"], a["round"]) for a in t.view["actions"]]
     assert queued == [("reload_heavy_crossbow", 4), ("dodge", 4), ("draw_weapon", 4)]
-    t.run(c.Resolve())  # NOV-DECL-4: the reload resolves at his IP in round 4
+    t.run(nc.Resolve())  # NOV-DECL-4: the reload resolves at his IP in round 4
     statuses = [(a.kind, a.status) for a in t.state.actions]
     assert statuses[0] == ("reload_heavy_crossbow", "resolved")
 

@@ -7,6 +7,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.novus import commands as nc
 from tests.builders import Table, duel, of_type
 from tests.builders.novus import novus_stats, target_stats
 
@@ -111,7 +112,7 @@ def test_nov_rnd_1_a_round_is_5_seconds() -> None:
 
 def test_nov_save_5_saves_earn_no_boon_points() -> None:
     t = pair()  # NOV-SAVE-5 (Default NOV-AMB-40)
-    save = t.run(c.Save(combatant=t.ids["A"], stat="con", tn=5), save=[10, 10, 9, 9])[0]
+    save = t.run(nc.Save(combatant=t.ids["A"], stat="con", tn=5), save=[10, 10, 9, 9])[0]
     assert save.margin > 30 and not t.view["pending_boons"]
 
 
@@ -182,9 +183,9 @@ def test_nov_cancel_1_3_5_mar_2_no_new_action_after_a_first_attack() -> None:
     t.declare("A", swing, swing)
     t.resolve([5, 5], boons=[])
     with pytest.raises(RuleViolation) as e:
-        t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="dodge")))
+        t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="dodge")))
     assert e.value.rule == "NOV-CANCEL-5"
-    dropped = t.run(c.Cancel(combatant=t.ids["A"]))[0]  # the rest may still be dropped
+    dropped = t.run(nc.Cancel(combatant=t.ids["A"]))[0]  # the rest may still be dropped
     assert len(dropped.cancelled) == 1 and t.view["step"] == "end_round"
 
 
@@ -194,30 +195,30 @@ def test_a_cancel_replacement_is_one_melee_attack_at_most_and_not_cancelled_agai
     t.declare("A", {"kind": "brawl", "target": "B"})
     with pytest.raises(RuleViolation) as e:
         t.run(
-            c.Cancel(
+            nc.Cancel(
                 combatant=t.ids["A"],
-                replacement=c.ActionSpec(kind="melee_attack", target=t.ids["B"], weapon="sword"),
+                replacement=nc.ActionSpec(kind="melee_attack", target=t.ids["B"], weapon="sword"),
             )
         )
     assert e.value.rule == "NOV-CANCEL-4"
     with pytest.raises(RuleViolation) as e:
         t.run(
-            c.Cancel(
+            nc.Cancel(
                 combatant=t.ids["A"],
-                replacement=c.ActionSpec(kind="power_attack", target=t.ids["B"], weapon="sword"),
+                replacement=nc.ActionSpec(kind="power_attack", target=t.ids["B"], weapon="sword"),
             )
         )
     assert e.value.rule == "NOV-CANCEL-2"
-    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="dodge")))
+    t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="dodge")))
     with pytest.raises(RuleViolation):
-        t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="perception")))
+        t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="perception")))
 
 
 def test_a_first_aid_replacement_takes_the_minus_5() -> None:
     t = pair(first_aid=10)  # NOV-CANCEL-2 item 3
     t.run(c.SetCondition(combatant=t.ids["A"], condition="bleeding", rate=1))
     t.declare("B"), t.declare("A", {"kind": "perception"})
-    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="first_aid")))
+    t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="first_aid")))
     aid = of_type(t.resolve(dice={"first_aid": [5, 5]}), "FirstAidRolled")[0]
     assert aid.total == 10 + 10 - 5
 
@@ -228,7 +229,7 @@ def test_a_spell_replacement_after_a_cast_this_round_is_refused() -> None:
     t.declare("B"), t.declare("A", {"kind": "fast_cast"}, {"kind": "perception"})
     t.resolve()
     with pytest.raises(RuleViolation) as e:
-        t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="counterspell")))
+        t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="counterspell")))
     assert e.value.rule == "NOV-HASTE-2"
 
 
@@ -241,7 +242,7 @@ def test_an_opportunity_attack_keeps_the_declared_attacks_share_and_weapon() -> 
     t.declare("C")
     swing = {"kind": "melee_attack", "target": "C", "weapon": "sword", "called_shot": "leg"}
     t.declare("A", swing, swing), t.declare("B", {"kind": "move", "ap": 1})
-    t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))
+    t.run(nc.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))
     ab = of_type(t.resolve([5, 5], boons=[]), "AttackRolled")[0].attack_bonus
     assert "share of AB" in ab and ab["called shot: leg"] == -4
 
@@ -251,7 +252,7 @@ def test_a_stunned_combatant_takes_no_opportunity_attack() -> None:
     t.declare("B", {"kind": "move", "ap": 1}), t.declare("A", {"kind": "perception"})
     t.run(c.SetCondition(combatant=t.ids["A"], condition="stunned", count=1))
     with pytest.raises(RuleViolation) as e:
-        t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"], weapon="sword"))
+        t.run(nc.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"], weapon="sword"))
     assert e.value.rule == "NOV-COND-3"
 
 
@@ -262,7 +263,7 @@ def test_an_improvised_weapon_halves_its_own_damage_not_a_strong_attack() -> Non
         {"kind": "melee_attack", "target": "T", "weapon": "sword", "improvised": True},
     )
     damage = of_type(
-        t.resolve([10, 10, 5, 1], boons=[c.BoonSpec(name="strong_attack")]), "DamageApplied"
+        t.resolve([10, 10, 5, 1], boons=[nc.BoonSpec(name="strong_attack")]), "DamageApplied"
     )[0]  # BD 6 + 2 = 8 → 4, then Strong Attack +4 in full
     assert sum(damage.breakdown["base_damage"].values()) == 4 + 4
 
@@ -274,7 +275,7 @@ def test_a_lightning_attack_from_the_saddle_rolls_riding_only_once() -> None:
         target_stats(def_=10, ar=0, hits=80),
         {"kind": "melee_attack", "target": "T", "weapon": "sword", "mounted": True},
     )
-    t.resolve([10, 10, 5, 1], dice={"riding": [9, 9]}, boons=[c.BoonSpec(name="lightning_attack")])
+    t.resolve([10, 10, 5, 1], dice={"riding": [9, 9]}, boons=[nc.BoonSpec(name="lightning_attack")])
     events = t.resolve([5, 5])
     assert not of_type(events, "RidingRolled")
 
@@ -283,7 +284,9 @@ def test_a_block_counts_the_blockers_fighting_defensively() -> None:
     t = pair()  # NOV-FDEF-3
     t.declare("B", {"kind": "melee_attack", "target": "A", "weapon": "club"})
     t.declare("A", {"kind": "melee_attack", "target": "B", "weapon": "sword", "defensive": 4})
-    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="block", target=t.ids["B"])))
+    t.run(
+        nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="block", target=t.ids["B"]))
+    )
     block = of_type(t.resolve(dice={"block": [5, 5]}), "BlockRolled")[0]
     assert block.rolls["block"]["modifiers"].get("fighting defensively", 0) == 0  # it ended
 
@@ -391,9 +394,9 @@ def test_fighting_defensively_after_a_dodge_is_refused_through_a_cancel_too() ->
     t.resolve()
     with pytest.raises(RuleViolation) as e:
         t.run(
-            c.Cancel(
+            nc.Cancel(
                 combatant=t.ids["A"],
-                replacement=c.ActionSpec(
+                replacement=nc.ActionSpec(
                     kind="melee_attack", target=t.ids["B"], weapon="sword", defensive=2
                 ),
             )
@@ -405,7 +408,7 @@ def test_a_cancelled_power_attack_owes_no_ap_next_round() -> None:
     t = pair()  # NOV-DECL-4, NOV-CANCEL-1
     t.declare("B", {"kind": "perception"})
     t.declare("A", {"kind": "power_attack", "target": "B", "weapon": "sword"})
-    t.run(c.Cancel(combatant=t.ids["A"]))
+    t.run(nc.Cancel(combatant=t.ids["A"]))
     t.resolve()
     t.run(c.EndRound())
     assert t.who("A")["ap_budget"] == 5
@@ -417,14 +420,14 @@ def test_a_replacement_attack_with_a_bow_and_an_opportunity_on_himself_are_refus
     t.declare("A", {"kind": "perception"})
     with pytest.raises(RuleViolation) as e:
         t.run(
-            c.Cancel(
+            nc.Cancel(
                 combatant=t.ids["A"],
-                replacement=c.ActionSpec(kind="melee_attack", target=t.ids["B"], weapon="bow"),
+                replacement=nc.ActionSpec(kind="melee_attack", target=t.ids["B"], weapon="bow"),
             )
         )
     assert e.value.rule == "NOV-AP-1"
     with pytest.raises(RuleViolation) as e:
-        t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["A"], weapon="sword"))
+        t.run(nc.OpportunityAttack(combatant=t.ids["A"], target=t.ids["A"], weapon="sword"))
     assert e.value.rule == "NOV-ATK-1"
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.novus import commands as nc
 from domain.rulesystems.novus.stats import NovusStats
 from tests.builders import Table, duel, of_type
 from tests.builders.novus import novus_stats, target_stats
@@ -103,7 +104,7 @@ def test_given_1_snag_point_when_choosing_hit_nearest_friend_then_refused() -> N
     attack = of_type(t.resolve([1, 2, 3]), "AttackRolled")[0]  # 1 − 3 + 2 + 9 = 9
     assert (attack.snag_points, t.view["step"]) == (1, "snags")
     with pytest.raises(RuleViolation) as e:
-        t.run(c.SpendSnags(snags=[c.SnagSpec(name="hit_friend", target=t.ids["Friend"])]))
+        t.run(nc.SpendSnags(snags=[nc.SnagSpec(name="hit_friend", target=t.ids["Friend"])]))
     assert e.value.rule == "NOV-SNAG-1"
 
 
@@ -112,7 +113,7 @@ def test_given_2_snag_points_when_hitting_the_nearest_friend_then_a_new_attack_r
     attack = of_type(t.resolve([1, 2, 7]), "AttackRolled")[0]  # 1 − 7 + 2 + 9 = 5 vs 30
     assert attack.snag_points == 2
     events = t.run(
-        c.SpendSnags(snags=[c.SnagSpec(name="hit_friend", target=t.ids["Friend"])]),
+        nc.SpendSnags(snags=[nc.SnagSpec(name="hit_friend", target=t.ids["Friend"])]),
         friend_attack=[5, 5],
     )
     friend = of_type(events, "AttackRolled")[0]
@@ -122,7 +123,7 @@ def test_given_2_snag_points_when_hitting_the_nearest_friend_then_a_new_attack_r
 
 def test_given_a_weapon_break_snag_with_bd_8_then_16_hits_to_the_wielder_no_armour() -> None:
     t = missed_by(4)  # NOV-TV-46 (c): 3 SP
-    t.resolve([1, 1, 5, 1, 2], snags=[c.SnagSpec(name="weapon_breaks")])
+    t.resolve([1, 1, 5, 1, 2], snags=[nc.SnagSpec(name="weapon_breaks")])
     # 1 − 5 + (1 − 1 − 2) + 9 = 3 vs 35: 3 SP
     assert t.who("A")["hits"] == 30 - 16
 
@@ -179,7 +180,7 @@ def test_given_str_17_con_16_racial_80_special_10_then_maximum_113_starting_63()
 
 def test_given_lightning_attack_when_bought_then_an_immediate_attack_at_minus_4() -> None:
     t = duel(target=target_stats(def_=15, ar=0))  # NOV-BOON table, Default NOV-AMB-42
-    t.resolve([10, 10, 5, 1], boons=[c.BoonSpec(name="lightning_attack")])  # 2 BP
+    t.resolve([10, 10, 5, 1], boons=[nc.BoonSpec(name="lightning_attack")])  # 2 BP
     nxt = t.view["actions"][0]
     assert nxt["immediate"] and nxt["cost"] == 0
     attack = of_type(t.resolve([5, 5]), "AttackRolled")[0]

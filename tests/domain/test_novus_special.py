@@ -27,6 +27,8 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.novus import commands as nc
+from domain.rulesystems.novus.state import marks_of
 from tests.builders import Table, duel, of_type
 from tests.builders.novus import novus_stats, target_stats
 
@@ -135,7 +137,7 @@ def test_given_an_arm_called_shot_hitting_twice_then_minus_2_each_and_useless_pa
     second = of_type(t.resolve([6, 7]), "LimbWounded")[0]  # 18 vs 10: 8 + 8 − 8 = 8
     assert (second.damage, second.total_damage, second.penalty) == (8, 13, -4)
     assert second.useless  # 13 > Con 12
-    assert t.state.combatants[t.ids["T"]].limbs["left arm"].useless
+    assert marks_of(t.state.combatants[t.ids["T"]]).limbs["left arm"].useless
 
 
 def test_given_head_damage_7_8_14_15_with_con_bonus_2_then_extra_points_0_1_1_2() -> None:
@@ -164,9 +166,9 @@ def test_given_head_extra_points_when_spent_on_another_boon_then_refused() -> No
     attack = of_type(t.resolve([8, 9]), "AttackRolled")[0]  # D = 7 + 7 = 14, K 5: 2 extra
     assert (attack.boon_points, attack.head_points) == (0, 2)
     with pytest.raises(RuleViolation) as e:
-        t.run(c.SpendBoons(boons=[c.BoonSpec(name="strong_attack")]))
+        t.run(nc.SpendBoons(boons=[nc.BoonSpec(name="strong_attack")]))
     assert e.value.rule == "NOV-BOON-4"
-    t.run(c.SpendBoons(boons=[c.BoonSpec(name="daze_foe")]))
+    t.run(nc.SpendBoons(boons=[nc.BoonSpec(name="daze_foe")]))
     assert t.who("T")["daze_count"] == 1
 
 
@@ -335,16 +337,16 @@ def test_given_a_cancelled_attack_on_x_when_replaced_by_an_attack_then_half_ab_n
     t.resolve()  # X's dodge; A's attack has not resolved
     with pytest.raises(RuleViolation) as e:
         t.run(
-            c.Cancel(
+            nc.Cancel(
                 combatant=t.ids["A"],
-                replacement=c.ActionSpec(kind="melee_attack", target=t.ids["X"], weapon="sword"),
+                replacement=nc.ActionSpec(kind="melee_attack", target=t.ids["X"], weapon="sword"),
             )
         )
     assert e.value.rule == "NOV-CANCEL-4"
     t.run(
-        c.Cancel(
+        nc.Cancel(
             combatant=t.ids["A"],
-            replacement=c.ActionSpec(kind="melee_attack", target=t.ids["Y"], weapon="sword"),
+            replacement=nc.ActionSpec(kind="melee_attack", target=t.ids["Y"], weapon="sword"),
         )
     )
     assert t.view["actions"][0]["params"]["half_ab"]  # it happens at once
@@ -358,7 +360,7 @@ def test_given_a_resolved_action_when_cancelled_then_refused() -> None:
     t.declare("A", {"kind": "dodge"})
     t.resolve()
     with pytest.raises(RuleViolation) as e:
-        t.run(c.Cancel(combatant=t.ids["A"]))
+        t.run(nc.Cancel(combatant=t.ids["A"]))
     assert e.value.rule == "NOV-CANCEL-1"
 
 
@@ -366,9 +368,9 @@ def test_given_a_cancel_for_another_action_then_minus_5_and_a_move_at_most_3_ap(
     t = facing()
     t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword"})
     with pytest.raises(RuleViolation) as e:
-        t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="move", ap=4)))
+        t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="move", ap=4)))
     assert e.value.rule == "NOV-CANCEL-2"
-    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="first_aid")))
+    t.run(nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="first_aid")))
     assert t.view["actions"][0]["params"]["ab_mods"] == {"cancelled: other action": -5}
 
 
@@ -383,7 +385,7 @@ def test_given_a_charge_coming_when_the_foe_cancels_for_a_dodge_then_its_def_is_
     t.run(c.EndRound())
     t.declare("Rider"), t.declare("Foot", {"kind": "draw_weapon"})
     before = t.who("Foot")["def"]
-    t.run(c.Cancel(combatant=t.ids["Foot"], replacement=c.ActionSpec(kind="dodge")))
+    t.run(nc.Cancel(combatant=t.ids["Foot"], replacement=nc.ActionSpec(kind="dodge")))
     assert t.who("Foot")["def"] == before + 6
 
 
@@ -395,12 +397,12 @@ def test_given_a_declared_attack_when_an_opportunity_arises_then_it_uses_that_at
     t.ip("A", 10), t.ip("B", 19), t.ip("C", 2)
     t.declare("C"), t.declare("A", {"kind": "melee_attack", "target": "C", "weapon": "sword"})
     t.declare("B", {"kind": "move", "ap": 2})
-    taken = t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))[0]
+    taken = t.run(nc.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))[0]
     assert taken.consumed is not None and taken.ap_cost == 0
     attack = of_type(t.resolve([5, 5]), "AttackRolled")[0]
     assert attack.target == t.ids["B"]
     with pytest.raises(RuleViolation) as e:  # his one attack is spent
-        t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))
+        t.run(nc.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"]))
     assert e.value.rule == "NOV-OA-3"
 
 
@@ -411,7 +413,7 @@ def test_given_no_declared_attack_when_taking_an_opportunity_then_paid_in_ap() -
     t.ip("A", 10), t.ip("B", 19)
     t.declare("A", {"kind": "perception"})
     t.declare("B", {"kind": "move", "ap": 2})
-    taken = t.run(c.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"], weapon="sword"))[0]
+    taken = t.run(nc.OpportunityAttack(combatant=t.ids["A"], target=t.ids["B"], weapon="sword"))[0]
     assert taken.ap_cost == 4 and t.who("A")["action_points_left"] == 0
 
 
@@ -446,7 +448,9 @@ def test_given_an_attack_coming_when_cancelled_for_a_block_that_succeeds_then_it
         t.declare("A", {"kind": "perception"}),
         t.declare("B", {"kind": "melee_attack", "target": "A", "weapon": "sword"}),
     )
-    t.run(c.Cancel(combatant=t.ids["A"], replacement=c.ActionSpec(kind="block", target=t.ids["B"])))
+    t.run(
+        nc.Cancel(combatant=t.ids["A"], replacement=nc.ActionSpec(kind="block", target=t.ids["B"]))
+    )
     block = of_type(t.resolve(dice={"block": [6, 5]}), "BlockRolled")[0]  # 11 + 9 = 20
     assert (block.tn, block.total, block.success) == (19, 20, True)
     assert t.view["step"] == "end_round"  # B's attack was stopped
@@ -456,10 +460,10 @@ def test_given_a_fate_point_when_spent_then_logged_with_the_gm_effect() -> None:
     t = duel()  # NOV-FATE-1, -2
     t.resolve([1, 10])  # a Nova Roll
     assert t.who("A")["fate_points"] == 1
-    spent = t.run(c.SpendFatePoint(combatant=t.ids["A"], effect="reroll the save"))[0]
+    spent = t.run(nc.SpendFatePoint(combatant=t.ids["A"], effect="reroll the save"))[0]
     assert spent.effect == "reroll the save" and t.who("A")["fate_points"] == 0
     with pytest.raises(RuleViolation) as e:
-        t.run(c.SpendFatePoint(combatant=t.ids["A"], effect="again"))
+        t.run(nc.SpendFatePoint(combatant=t.ids["A"], effect="again"))
     assert e.value.rule == "NOV-FATE-2"
 
 
@@ -513,6 +517,6 @@ def test_given_the_dice_vectors_when_rolled_as_a_save_then_the_totals_match(
 ) -> None:
     t = Table()  # NOV-CORE-2..5 through a command (and the HTTP API)
     t.add("A", novus_stats(bonuses={"con": 0}))
-    save = t.run(c.Save(combatant=t.ids["A"], stat="con"), save=faces)[0]
+    save = t.run(nc.Save(combatant=t.ids["A"], stat="con"), save=faces)[0]
     assert save.rolls["save"]["dice_total"] == dice_total, vector
     assert save.rolls["save"]["faces"] == faces

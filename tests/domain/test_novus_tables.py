@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain import commands as c
+from domain.rulesystems.novus import commands as nc
 from projections.narrative import narrative
 from tests.builders import Table, duel, of_type
 from tests.builders.novus import novus_stats, target_stats
@@ -13,25 +14,25 @@ from tests.builders.novus import novus_stats, target_stats
 TWO_POINTS = [10, 10, 5, 1]  # 15 + 11 + AB 9 = 35 against DEF 15: margin 20, 2 Boon Points
 
 
-def hit_with(boons: list[c.BoonSpec], **stats) -> tuple[Table, list]:
+def hit_with(boons: list[nc.BoonSpec], **stats) -> tuple[Table, list]:
     t = duel(novus_stats(**stats) if stats else None, target_stats(def_=15, ar=0, hits=80))
     return t, t.resolve(TWO_POINTS, boons=boons)
 
 
 @pytest.mark.over_http
 def test_given_adrenal_surge_then_base_damage_plus_the_wil_bonus() -> None:
-    _, events = hit_with([c.BoonSpec(name="adrenal_surge")], bonuses={"dex": 2, "wil": 3})
+    _, events = hit_with([nc.BoonSpec(name="adrenal_surge")], bonuses={"dex": 2, "wil": 3})
     assert of_type(events, "DamageApplied")[0].breakdown["base_damage"]["Adrenal Surge"] == 3
 
 
 @pytest.mark.over_http
 def test_given_knock_prone_then_the_target_is_prone_at_def_12() -> None:
-    t, _ = hit_with([c.BoonSpec(name="knock_prone")])
+    t, _ = hit_with([nc.BoonSpec(name="knock_prone")])
     assert "prone" in t.who("T")["conditions"] and t.who("T")["def"] == 12
 
 
 def test_given_initiative_boost_2_then_plus_4_ip_next_round_only() -> None:
-    t, _ = hit_with([c.BoonSpec(name="initiative_boost", points=2)])
+    t, _ = hit_with([nc.BoonSpec(name="initiative_boost", points=2)])
     assert t.who("A")["effective_ip"] == 19
     t.run(c.EndRound())
     assert t.who("A")["effective_ip"] == 23
@@ -51,7 +52,7 @@ def test_given_inspiring_attack_then_allies_plus_ip_next_round() -> None:
         t.declare("Ally"),
         t.declare("A", {"kind": "melee_attack", "target": "T", "weapon": "sword"}),
     )
-    t.resolve(TWO_POINTS, boons=[c.BoonSpec(name="inspiring_attack", points=2)])
+    t.resolve(TWO_POINTS, boons=[nc.BoonSpec(name="inspiring_attack", points=2)])
     t.run(c.EndRound())
     assert t.who("Ally")["effective_ip"] == 12 and t.who("A")["effective_ip"] == 19
 
@@ -67,7 +68,7 @@ def test_given_a_recorded_boon_then_it_is_logged_with_its_effect_text(boon: str)
             "weapon": weapon,
         },
     )
-    spent = of_type(t.resolve(TWO_POINTS, boons=[c.BoonSpec(name=boon)]), "BoonsSpent")[0]
+    spent = of_type(t.resolve(TWO_POINTS, boons=[nc.BoonSpec(name=boon)]), "BoonsSpent")[0]
     assert spent.boons[0]["recorded"] and spent.boons[0]["effect"]
 
 
@@ -75,7 +76,8 @@ def test_given_a_gm_boon_then_its_name_cost_and_effect_are_recorded() -> None:
     t = duel(target=target_stats(def_=15, ar=0, hits=80))
     spent = of_type(
         t.resolve(
-            TWO_POINTS, boons=[c.BoonSpec(name="savage_attack", points=2, effect="+1d10 hits (GM)")]
+            TWO_POINTS,
+            boons=[nc.BoonSpec(name="savage_attack", points=2, effect="+1d10 hits (GM)")],
         ),
         "BoonsSpent",
     )[0]
@@ -97,14 +99,14 @@ def missed_badly(**stats) -> Table:
 
 def test_given_a_strained_muscle_then_minus_1_to_all_actions_for_120_rounds() -> None:
     t = missed_badly()
-    spent = t.run(c.SpendSnags(snags=[c.SnagSpec(name="strained_muscle")]))[0]
+    spent = t.run(nc.SpendSnags(snags=[nc.SnagSpec(name="strained_muscle")]))[0]
     effect = spent.effects[0]
     assert (effect["value"], effect["last_round"] - effect["first_round"] + 1) == (-1, 120)
 
 
 def test_given_hurt_yourself_then_1d10_minus_the_worn_armour() -> None:
     t = missed_badly(ar=3)
-    events = t.run(c.SpendSnags(snags=[c.SnagSpec(name="hurt_yourself")]), hurt_yourself=[8])
+    events = t.run(nc.SpendSnags(snags=[nc.SnagSpec(name="hurt_yourself")]), hurt_yourself=[8])
     damage = of_type(events, "DamageApplied")[0]
     assert (damage.combatant, damage.amount) == (t.ids["A"], 5)
     assert damage.rolls["hurt_yourself"]["faces"] == [8]
@@ -113,14 +115,14 @@ def test_given_hurt_yourself_then_1d10_minus_the_worn_armour() -> None:
 def test_given_a_spell_backlash_then_wil_bonus_times_the_spell_points() -> None:
     t = duel(novus_stats(bonuses={"dex": 2, "wil": 2}), target_stats(def_=30, ar=0))
     t.resolve([1, 1, 5, 6])  # (1 − 5) + (1 − 6) + 9 = 0 against DEF 30: 3 Snag Points
-    events = t.run(c.SpendSnags(snags=[c.SnagSpec(name="spell_backlash", spell_points=4)]))
+    events = t.run(nc.SpendSnags(snags=[nc.SnagSpec(name="spell_backlash", spell_points=4)]))
     assert of_type(events, "DamageApplied")[0].amount == 8
 
 
 @pytest.mark.parametrize("snag", ["fumble", "loud_noise", "extra_round", "harmless_spell"])
 def test_given_a_recorded_snag_then_it_is_logged(snag: str) -> None:
     t = missed_badly()
-    spent = t.run(c.SpendSnags(snags=[c.SnagSpec(name=snag)]))[0]
+    spent = t.run(nc.SpendSnags(snags=[nc.SnagSpec(name=snag)]))[0]
     assert spent.snags[0]["recorded"] and spent.snags[0]["name"] == snag
 
 
@@ -131,16 +133,20 @@ def _point_lines(t: Table) -> list[str]:
 @pytest.mark.parametrize(
     ("dice", "boon", "told"),
     [
-        ([10, 3, 4], c.BoonSpec(name="knock_prone"), ("hit by 11, 1 Boon Point.", "1 Boon Point:")),
+        (
+            [10, 3, 4],
+            nc.BoonSpec(name="knock_prone"),
+            ("hit by 11, 1 Boon Point.", "1 Boon Point:"),
+        ),
         (
             TWO_POINTS,
-            c.BoonSpec(name="initiative_boost", points=2),
+            nc.BoonSpec(name="initiative_boost", points=2),
             ("2 Boon Points.", "2 Boon Points:"),
         ),
     ],
 )
 def test_given_a_hit_with_boon_points_when_logged_then_one_point_or_points(
-    dice: list[int], boon: c.BoonSpec, told: tuple[str, str]
+    dice: list[int], boon: nc.BoonSpec, told: tuple[str, str]
 ) -> None:
     t = duel(None, target_stats(def_=15, ar=0, hits=80))
     t.resolve(dice, boons=[boon])
@@ -160,6 +166,6 @@ def test_given_a_miss_with_snag_points_when_logged_then_one_point_or_points(
 ) -> None:
     t = duel(None, target_stats(def_=30, ar=0))  # AB 9: 19 and 5 against DEF 30
     t.resolve(dice)
-    t.run(c.SpendSnags(snags=[c.SnagSpec(name="strained_muscle")]))
+    t.run(nc.SpendSnags(snags=[nc.SnagSpec(name="strained_muscle")]))
     attack, spent = _point_lines(t)
     assert attack.endswith(told[0]) and spent.startswith(f"A spends {told[1]}")

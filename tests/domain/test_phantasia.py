@@ -9,6 +9,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.phantasia import commands as ph
 from tests.builders import DomainTable, Table, of_type
 
 
@@ -59,7 +60,7 @@ def table(*combatants: tuple[str, dict[str, Any]], **options: Any) -> DomainTabl
         t.add(name, stats, side="heroes" if stats.get("controller") == "player" else "foes")
     for i, (name, _) in enumerate(combatants):
         t.run(c.RollInitiative(combatant=t.ids[name], ip=30 - i))
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     return t
 
 
@@ -71,7 +72,7 @@ def attack(t: DomainTable, who: str, *targets: str, **kw: Any) -> list[Any]:
     if "cover" in kw:
         kw["cover"] = {t.ids[n]: v for n, v in kw["cover"].items()}
     return t.run(
-        c.AttackCheck(combatant=t.ids[who], targets=[t.ids[n] for n in targets], **kw), **dice
+        ph.AttackCheck(combatant=t.ids[who], targets=[t.ids[n] for n in targets], **kw), **dice
     )
 
 
@@ -79,7 +80,7 @@ def next_turn(t: DomainTable, **dice: list[int]) -> list[Any]:
     """End the turn under way and start the next one."""
     acting = t.view["acting"]
     events = t.run(c.EndTurn(combatant=acting), **dice.pop("end", {}))
-    return events + t.run(c.StartTurn(), **dice)
+    return events + t.run(ph.StartTurn(), **dice)
 
 
 def refused(rule: str, fn, *args: Any, **kw: Any) -> RuleViolation:
@@ -104,18 +105,18 @@ def test_given_endimion_vit_6_in_toxic_smoke_when_turn_7_starts_then_a_vit_check
     t = Table("phantasia")
     t.add("Endimion", pc())
     t.run(c.RollInitiative(combatant=t.ids["Endimion"], ip=10))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="suffocating", reason="toxic smoke"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="suffocating", reason="toxic smoke"))
     for _ in range(6):
-        events = t.run(c.StartTurn())
+        events = t.run(ph.StartTurn())
         assert not of_type(events, "CheckRolled")
         t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    events = t.run(c.StartTurn(), suffocation=[4])
+    events = t.run(ph.StartTurn(), suffocation=[4])
     (check,) = of_type(events, "CheckRolled")
     assert check.check["target_number"] == 5 and check.check["success"]
     assert check.check["parts"]["suffocation"] == -1
     assert t.who("Endimion")["actions_left"] == 2
     t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    events = t.run(c.StartTurn(), suffocation=[4])
+    events = t.run(ph.StartTurn(), suffocation=[4])
     (check,) = of_type(events, "CheckRolled")
     assert check.check["target_number"] == 4 and check.check["success"]
 
@@ -128,10 +129,10 @@ def test_given_a_failed_suffocation_check_then_pv_0_unconscious_and_5_negative_a
     t = Table("phantasia")
     t.add("Endimion", pc(vit=1))
     t.run(c.RollInitiative(combatant=t.ids["Endimion"], ip=10))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="suffocating"))
-    t.run(c.StartTurn())
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="suffocating"))
+    t.run(ph.StartTurn())
     t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    events = t.run(c.StartTurn(), suffocation=[9], death=[1])
+    events = t.run(ph.StartTurn(), suffocation=[9], death=[1])
     assert [type(e).__name__ for e in events][-4:] == [
         "HitsAdjusted",
         "StatusApplied",
@@ -143,13 +144,13 @@ def test_given_a_failed_suffocation_check_then_pv_0_unconscious_and_5_negative_a
     assert t.who("Endimion")["pv"] == 0 and t.who("Endimion")["unconscious"]
     assert t.who("Endimion")["actions_left"] == 0
     t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    events = t.run(c.StartTurn(), death=[6])
+    events = t.run(ph.StartTurn(), death=[6])
     (damage,) = of_type(events, "DamageApplied")
     assert damage.amount == 5 and damage.breakdown["factor"] == 1
     (death,) = of_type(events, "DeathChecked")
     assert death.negative_damage == 5 and death.dies is False
     t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    events = t.run(c.StartTurn(), death=[10])
+    events = t.run(ph.StartTurn(), death=[10])
     assert of_type(events, "DeathChecked")[0].dies
     assert t.who("Endimion")["dead"]
 
@@ -165,7 +166,7 @@ def test_given_endimion_at_10_pv_when_an_arrow_deals_13_then_minus_3_unconscious
     events = attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
     (checked,) = of_type(events, "AttackChecked")
     assert checked.results[0]["rolled_by"] == "defender" and checked.results[0]["check"] == "DF"
-    events = t.run(c.RollDamage(), damage=[8], death=[54])
+    events = t.run(ph.RollDamage(), damage=[8], death=[54])
     (damage,) = of_type(events, "DamageApplied")
     assert damage.amount == 13 and damage.hits_after == -3
     (death,) = of_type(events, "DeathChecked")
@@ -184,11 +185,11 @@ def test_given_endimion_unconscious_at_minus_3_when_hit_for_10_then_20_and_a_dea
     unconscious at −23."""
     t = table(("Archer", creature(level=5)), ("Endimion", pc(current_pv=10)))
     attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
-    t.run(c.RollDamage(), damage=[8], death=[54])
+    t.run(ph.RollDamage(), damage=[8], death=[54])
     next_turn(t)
     next_turn(t)  # the archer's next turn: DF 6 + 1 + 3 (prone, ranged) = 10; 11 fails
     attack(t, "Archer", "Endimion", weapon="bow", dice={"defense": [11]})
-    events = t.run(c.RollDamage(), damage=[5], death=[face])
+    events = t.run(ph.RollDamage(), damage=[5], death=[face])
     (damage,) = of_type(events, "DamageApplied")
     assert damage.breakdown["rolled"] == 10 and damage.breakdown["factor"] == 2
     assert damage.amount == 20 and damage.hits_after == -23
@@ -209,7 +210,7 @@ def test_given_a_sword_1d8_rolling_6_with_fue_adj_2_at_level_5_then_damage_13():
     """PHA-TV-4 (PHA-DMG-1, PHA-DMG-2, PHA-DMG-3): 6 + 2 + 5 = 13."""
     t = table(("Endimion", pc(fue=10)), ("Orc", creature()))
     hit(t, "Endimion", "Orc", weapon="sword")
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.amount == 13
     assert {k: damage.breakdown[k] for k in ("dice", "FUE adj", "level")} == {
         "dice": 6,
@@ -224,7 +225,7 @@ def test_given_a_magic_1d10_times_level_rolling_6_at_level_5_with_int_adj_3_then
     power = {"name": "Rayo", "damage": "1d10", "per_level": True}
     t = table(("Endimion", pc(int=12, powers=[power])), ("Orc", creature(pv=60)))
     hit(t, "Endimion", "Orc", power="Rayo")
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.amount == 33 and "level" not in damage.breakdown
 
 
@@ -232,14 +233,14 @@ def test_given_a_desperate_attack_and_a_natural_1_then_the_factor_is_3_not_4():
     """PHA-TV-6 (PHA-DMG-6, PHA-CRIT-1): two doubling effects give ×3."""
     t = table(("Endimion", pc(fue=10)), ("Orc", creature(pv=60)))
     attack(t, "Endimion", "Orc", weapon="sword", doublings=1, dice={"attack": [1]})
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["factor"] == 3 and damage.amount == 39
 
 
 def test_given_a_fall_of_5_m_then_15_damage_and_prone():
     """PHA-TV-7 (PHA-DMG-8)."""
     t = table(("Endimion", pc()), ("Orc", creature()))
-    events = t.run(c.Fall(combatant=t.ids["Endimion"], metres=5))
+    events = t.run(ph.Fall(combatant=t.ids["Endimion"], metres=5))
     assert of_type(events, "DamageApplied")[0].amount == 15
     assert "prone" in statuses(t, "Endimion")
 
@@ -251,7 +252,7 @@ def test_given_a_fall_of_5_m_then_15_damage_and_prone():
 def test_given_endimion_fue_7_long_jumping_5_m_then_a_fue_check_at_target_5(face: int, jumps: bool):
     """PHA-TV-8 (PHA-JMP-1, PHA-JMP-2, PHA-CHK-2): base floor(7/2) = 3 m, 2 m beyond → −2."""
     t = table(("Endimion", pc()), ("Orc", creature()))
-    events = t.run(c.Jump(combatant=t.ids["Endimion"], kind="long", metres=5), jump=[face])
+    events = t.run(ph.Jump(combatant=t.ids["Endimion"], kind="long", metres=5), jump=[face])
     assert len(of_type(events, "CheckRolled")) == 1  # 7 fails by 2: no edge to catch
     check = of_type(events, "CheckRolled")[0].check
     assert check["target_number"] == 5 and check["success"] is jumps
@@ -265,7 +266,7 @@ def test_given_the_jump_fails_by_exactly_1_then_an_agi_check_to_catch_the_edge(
     catch the edge; failed, he falls (4 m: 12 damage, Prone)."""
     t = table(("Endimion", pc()), ("Orc", creature()))
     events = t.run(
-        c.Jump(combatant=t.ids["Endimion"], kind="long", metres=5, fall_m=4),
+        ph.Jump(combatant=t.ids["Endimion"], kind="long", metres=5, fall_m=4),
         jump=[6],
         edge=[edge],
     )
@@ -282,9 +283,9 @@ def test_given_fue_8_high_jumping_3_m_then_the_check_is_at_minus_1():
     """PHA-TV-27 (PHA-JMP-3): base floor(8/4) = 2 m; 1 m beyond → FUE check target 7; a
     metre short of the base would be +1 (Default PHA-AMB-29)."""
     t = table(("Endimion", pc(fue=8)), ("Orc", creature()))
-    events = t.run(c.Jump(combatant=t.ids["Endimion"], kind="high", metres=3), jump=[7])
+    events = t.run(ph.Jump(combatant=t.ids["Endimion"], kind="high", metres=3), jump=[7])
     assert of_type(events, "CheckRolled")[0].check["target_number"] == 7
-    events = t.run(c.Jump(combatant=t.ids["Endimion"], kind="high", metres=1), jump=[9])
+    events = t.run(ph.Jump(combatant=t.ids["Endimion"], kind="high", metres=1), jump=[9])
     assert of_type(events, "CheckRolled")[0].check["target_number"] == 9
 
 
@@ -297,10 +298,10 @@ def test_given_three_offensive_checks_in_one_turn_under_haste_then_0_minus_3_min
     t = Table("phantasia")
     t.add("Endimion", pc(), side="heroes")
     t.add("Orc", creature(pv=200), side="foes")
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="haste", turns=3))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="haste", turns=3))
     t.run(c.RollInitiative(combatant=t.ids["Endimion"], ip=20))
     t.run(c.RollInitiative(combatant=t.ids["Orc"], ip=5))
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     assert t.who("Endimion")["actions_left"] == 3
     penalties = []
     for _ in range(3):
@@ -319,7 +320,7 @@ def test_given_endimion_prepared_an_action_when_tybalt_casts_then_it_resolves_fi
     bolt = {"name": "Bolt", "damage": "1d6"}
     t = table(("Endimion", pc()), ("Tybalt", creature(pv=60, powers=[bolt])))
     t.run(
-        c.Act(
+        ph.Act(
             combatant=t.ids["Endimion"],
             action="prepare",
             trigger="when Tybalt starts a magic",
@@ -348,8 +349,8 @@ def test_given_endimion_prepared_an_action_when_tybalt_casts_then_it_resolves_fi
     assert of_type(events, "AttackChecked")[0].results[0]["check"] == "DM"
     # a prepared action not used before his next turn is lost (PHA-RX-3)
     t.run(c.EndTurn(combatant=t.ids["Tybalt"]))
-    t.run(c.StartTurn())
-    t.run(c.Act(combatant=t.ids["Endimion"], action="prepare", trigger="when the orc moves"))
+    t.run(ph.StartTurn())
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="prepare", trigger="when the orc moves"))
     next_turn(t)
     events = next_turn(t)
     (started,) = of_type(events, "TurnStarted")
@@ -388,7 +389,7 @@ def test_given_an_amm_weapon_fue_adj_2_item_1_against_df_2_then_at_7(
     assert t.who("Endimion")["pm"] == (4 if critical else 3)
     if fumble:
         assert t.view["pending_attack"]["id"] == checked.action["id"]
-        (fumbled,) = of_type(t.run(c.RollFumble(), fumble=[2]), "FumbleRolled")
+        (fumbled,) = of_type(t.run(ph.RollFumble(), fumble=[2]), "FumbleRolled")
         assert fumbled.result == 2 and "prone" in statuses(t, "Endimion")
 
 
@@ -433,20 +434,20 @@ def test_given_a_defender_in_defense_then_weapon_damage_13_is_halved_to_6_and_ma
     magic = {"name": "Fuego", "damage": "1d8"}
     t = table(("Orc", creature(level=7, powers=[magic])), ("Endimion", pc(pv=60)))
     next_turn(t)
-    t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="defense"))
     assert "defense" in statuses(t, "Endimion")
     next_turn(t)
     (checked,) = of_type(
         attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]}), "AttackChecked"
     )
     assert checked.results[0]["parts"]["defense"] == 3
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["rolled"] == 13 and damage.amount == 6
     (checked,) = of_type(
         attack(t, "Orc", "Endimion", power="Fuego", dice={"defense": [11]}), "AttackChecked"
     )
     assert "defense" not in checked.results[0]["parts"]
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["rolled"] == 6 + 0 and damage.amount == 6
     # the Defense status ends when his next turn begins
     events = next_turn(t)
@@ -459,10 +460,10 @@ def test_given_magic_damage_13_against_defense_then_13():
     magic = {"name": "Fuego", "damage": "2d8"}
     t = table(("Orc", creature(powers=[magic])), ("Endimion", pc(pv=60)))
     next_turn(t)
-    t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="defense"))
     next_turn(t)
     attack(t, "Orc", "Endimion", power="Fuego", dice={"defense": [11]})
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6, 7]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6, 7]), "DamageApplied")
     assert damage.amount == 13 and damage.breakdown["halvings"] == []
 
 
@@ -473,7 +474,7 @@ def test_given_damage_to_exactly_0_pv_then_unconscious_and_the_death_check_is_al
     """PHA-TV-15 (PHA-DTH-2): negative damage 0; no d100 result is ≤ 0."""
     t = table(("Endimion", pc(fue=6, level=1)), ("Orc", creature(pv=7)))
     hit(t, "Endimion", "Orc", weapon="sword")
-    events = t.run(c.RollDamage(), damage=[6], death=[1])
+    events = t.run(ph.RollDamage(), damage=[6], death=[1])
     (death,) = of_type(events, "DeathChecked")
     assert death.negative_damage == 0 and not death.dies
     assert t.who("Orc")["pv"] == 0 and t.who("Orc")["unconscious"]
@@ -483,11 +484,11 @@ def test_given_unconscious_at_minus_23_when_healed_20_then_minus_3_and_still_unc
     """PHA-TV-16 (PHA-DTH-5): healing pays off the negative PV first; he wakes only at 1 PV
     or more (24 → +1)."""
     t = table(("Endimion", pc(current_pv=-23)), ("Orc", creature()))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="unconscious"))
-    t.run(c.Heal(combatant=t.ids["Endimion"], amount=20))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="unconscious"))
+    t.run(ph.Heal(combatant=t.ids["Endimion"], amount=20))
     assert t.who("Endimion")["pv"] == -3 and t.who("Endimion")["unconscious"]
     t.run(c.Undo(reason="he was healed 24 instead"))
-    events = t.run(c.Heal(combatant=t.ids["Endimion"], amount=24))
+    events = t.run(ph.Heal(combatant=t.ids["Endimion"], amount=24))
     assert t.who("Endimion")["pv"] == 1 and not t.who("Endimion")["unconscious"]
     assert of_type(events, "StatusEnded")[0].status == "unconscious"
     assert "prone" in statuses(t, "Endimion")
@@ -497,7 +498,7 @@ def test_given_an_unarmed_hit_rolling_3_with_fue_adj_2_at_level_5_then_10():
     """PHA-TV-17 (PHA-DMG-5, PHA-ATK-3, PHA-WPN-5): 1d4 + FUE adjustment + level."""
     t = table(("Endimion", pc(fue=10)), ("Orc", creature()))
     hit(t, "Endimion", "Orc")
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[3]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[3]), "DamageApplied")
     assert damage.amount == 10
     assert damage.rolls["damage"]["sides"] == [4]
 
@@ -505,9 +506,9 @@ def test_given_an_unarmed_hit_rolling_3_with_fue_adj_2_at_level_5_then_10():
 def test_given_a_critical_sword_hit_of_13_on_an_unconscious_target_then_39_and_one_death_check():
     """PHA-TV-18 (PHA-DMG-6, PHA-DTH-3): a critical and damage to the unconscious: ×3."""
     t = table(("Endimion", pc(fue=10)), ("Orc", creature(current_pv=-1)))
-    t.run(c.ApplyStatus(combatant=t.ids["Orc"], status="unconscious"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Orc"], status="unconscious"))
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [1]})
-    events = t.run(c.RollDamage(), damage=[6], death=[90])
+    events = t.run(ph.RollDamage(), damage=[6], death=[90])
     (damage,) = of_type(events, "DamageApplied")
     assert damage.breakdown["rolled"] == 13 and damage.breakdown["factor"] == 3
     assert damage.amount == 39 and damage.hits_after == -40
@@ -535,7 +536,9 @@ def test_given_a_level_5_users_power_against_a_level_8_enemy_then_plus_3_on_its_
     check to resist the status."""
     t = table(("Endimion", pc()), ("Orc", creature(level=8, vit=6)))
     events = t.run(
-        c.ApplyStatus(combatant=t.ids["Orc"], status="stunned", resist="vit", by=t.ids["Endimion"]),
+        ph.ApplyStatus(
+            combatant=t.ids["Orc"], status="stunned", resist="vit", by=t.ids["Endimion"]
+        ),
         resist=[9],
     )
     (check,) = of_type(events, "CheckRolled")
@@ -552,10 +555,10 @@ def test_given_blind_and_slowed_then_at_minus_3_only_and_magics_plus_2_plus_1_an
     best beneficial magic (FUE +2) plus the ring's +1: FUE 7 → 10, adjustment +2."""
     t = table(("Endimion", pc()), ("Orc", creature(pv=99)))
     for status in ("blind", "slowness"):
-        t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status=status, turns=5))
+        t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status=status, turns=5))
     for name, value, item in (("Fuerza", 2, False), ("Vigor", 1, False), ("Anillo", 1, True)):
         t.run(
-            c.ApplyStatus(
+            ph.ApplyStatus(
                 combatant=t.ids["Endimion"],
                 status="magic",
                 name=name,
@@ -571,7 +574,7 @@ def test_given_blind_and_slowed_then_at_minus_3_only_and_magics_plus_2_plus_1_an
     parts = checked.results[0]["parts"]
     assert parts["blind"] == -3 and "slowness" not in parts
     assert parts["FUE adj"] == 2  # FUE 7 + 2 + 1 = 10 → +2 (Default PHA-AMB-51)
-    events = t.run(c.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[10])
+    events = t.run(ph.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[10])
     check = of_type(events, "CheckRolled")[0].check
     assert check["parts"] == {"FUE": 7, "Fuerza": 2, "Anillo": 1}
 
@@ -581,9 +584,9 @@ def test_given_three_beneficial_statuses_when_a_fourth_arrives_then_one_must_end
     refused until the player ends one of his choice or lets the one with least time left
     (Defensa) end."""
     t = table(("Endimion", pc()), ("Orc", creature()))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="haste", turns=2))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="invisible", turns=5))
-    t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="haste", turns=2))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="invisible", turns=5))
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="defense"))
     new = {
         "combatant": t.ids["Endimion"],
         "status": "magic",
@@ -592,11 +595,11 @@ def test_given_three_beneficial_statuses_when_a_fourth_arrives_then_one_must_end
         "beneficial": True,
         "turns": 3,
     }
-    refused("PHA-STK-3", t.run, c.ApplyStatus(**new))
-    events = t.run(c.ApplyStatus(**new, replace="least_time"))
+    refused("PHA-STK-3", t.run, ph.ApplyStatus(**new))
+    events = t.run(ph.ApplyStatus(**new, replace="least_time"))
     assert of_type(events, "StatusEnded")[0].status == "defense"
     assert set(statuses(t, "Endimion")) == {"haste", "invisible", "Inmunizar"}
-    events = t.run(c.ApplyStatus(**{**new, "name": "Impetus"}, replace="invisible"))
+    events = t.run(ph.ApplyStatus(**{**new, "name": "Impetus"}, replace="invisible"))
     assert of_type(events, "StatusEnded")[0].status == "invisible"
 
 
@@ -610,7 +613,7 @@ def test_given_a_push_won_with_fue_adjustment_then_the_target_moves_that_many_me
     """PHA-TV-23 (PHA-ACT-14, PHA-CHK-4; Default PHA-AMB-5): FUE adj +2 → 2 m; 0 → 1 m."""
     t = table(("Endimion", pc(fue=fue)), ("Orc", creature()))
     events = t.run(
-        c.Contest(combatant=t.ids["Endimion"], kind="push", target=t.ids["Orc"]),
+        ph.Contest(combatant=t.ids["Endimion"], kind="push", target=t.ids["Orc"]),
         attacker=[2],
         defender=[12],
     )
@@ -628,7 +631,7 @@ def test_given_fumble_result_6_with_max_pv_30_and_pm_then_lose_7_pv_or_1_pm(
     """PHA-TV-24 (PHA-CRIT-5; Default PHA-AMB-23): floor(30 / 4) = 7 PV, or 1 PM."""
     t = table(("Endimion", pc(pv=30, pm=5)), ("Orc", creature()))
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [12]})
-    events = t.run(c.RollFumble(choice=choice), fumble=[6])
+    events = t.run(ph.RollFumble(choice=choice), fumble=[6])
     assert of_type(events, "FumbleRolled")[0].result == 6
     assert (t.who("Endimion")["pv"], t.who("Endimion")["pm"]) == (pv, pm)
 
@@ -652,7 +655,7 @@ def test_given_15_fire_damage_then_resistance_7_vulnerability_30_immunity_0_affi
         ("Salamander", creature(pv=100, current_pv=start, elements={"fire": affinity})),
     )
     hit(t, "Endimion", "Salamander", power="Llama")
-    events = t.run(c.RollDamage(), damage=[10, 5])
+    events = t.run(ph.RollDamage(), damage=[10, 5])
     assert t.who("Salamander")["pv"] == pv_after
     if affinity == "affinity":
         assert of_type(events, "Healed")[0].rolls["damage"]["faces"] == [10, 5]
@@ -680,12 +683,12 @@ def test_given_pc_7_plus_agi_4_and_enemy_9_plus_agi_2_then_11_each_and_the_pc_ac
 def test_given_the_defense_action_then_an_attack_is_refused_and_after_an_attack_defense_is():
     """PHA-TV-28 (PHA-ACT-13; Default PHA-AMB-41)."""
     t = table(("Endimion", pc()), ("Orc", creature(pv=99)))
-    t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="defense"))
     refused("PHA-ACT-13", attack, t, "Endimion", "Orc", weapon="sword", dice={"attack": [3]})
     next_turn(t)
     next_turn(t)
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [11]})
-    refused("PHA-ACT-13", t.run, c.Act(combatant=t.ids["Endimion"], action="defense"))
+    refused("PHA-ACT-13", t.run, ph.Act(combatant=t.ids["Endimion"], action="defense"))
 
 
 # -- PHA-TV-30: the narrator's orc attacks a blocking player character -------------------------
@@ -712,7 +715,7 @@ def test_given_an_orc_attacking_a_blocking_pc_then_the_pc_rolls_df_at_8_then_11(
     assert r["fumble"] and r["hit"] and r["doubled"]
     breaks = ["Endimion"] if shield_breaks else []
     (damage,) = of_type(
-        t.run(c.RollDamage(shield_breaks=[t.ids[n] for n in breaks]), damage=[5]), "DamageApplied"
+        t.run(ph.RollDamage(shield_breaks=[t.ids[n] for n in breaks]), damage=[5]), "DamageApplied"
     )
     assert damage.breakdown["rolled"] == 5 + 2 + 1
     assert damage.amount == (8 if shield_breaks else 16)
@@ -746,9 +749,9 @@ def test_given_a_fumbled_dm_check_when_the_power_stuns_then_its_duration_is_doub
     )
     action = checked.action["id"]
     assert checked.results[0]["check"] == "DM" and checked.results[0]["doubled"]
-    t.run(c.RollDamage(), damage=[2])
+    t.run(ph.RollDamage(), damage=[2])
     events = t.run(
-        c.ApplyStatus(combatant=t.ids["Endimion"], status="stunned", turns=2, from_attack=action)
+        ph.ApplyStatus(combatant=t.ids["Endimion"], status="stunned", turns=2, from_attack=action)
     )
     assert of_type(events, "StatusApplied")[0].turns == 4
     assert statuses(t, "Endimion")["stunned"]["turns"] == 4
@@ -758,14 +761,14 @@ def test_given_a_petrified_creature_then_immune_unless_the_narrator_names_what_h
     """PHA-STS-15 (Default PHA-AMB-36, PHA-AMB-34): immune to damage unless the narrator
     marks the damage type as able to harm it, then half damage; it takes no actions."""
     t = table(("Endimion", pc(fue=10)), ("Golem", creature()))
-    t.run(c.ApplyStatus(combatant=t.ids["Golem"], status="petrified"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Golem"], status="petrified"))
     hit(t, "Endimion", "Golem", weapon="sword")
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.amount == 0 and damage.breakdown["immune"] == "petrified"
     t.run(c.ClearCondition(combatant=t.ids["Golem"], condition="petrified"))
-    t.run(c.ApplyStatus(combatant=t.ids["Golem"], status="petrified", harmed_by="weapons"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Golem"], status="petrified", harmed_by="weapons"))
     hit(t, "Endimion", "Golem", weapon="sword", dice={"attack": [3]})
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["rolled"] == 13 and damage.amount == 6
 
 
@@ -774,16 +777,16 @@ def test_given_a_grabbed_fighter_then_no_move_and_no_two_handed_weapon():
     greatsword = {"name": "mandoble", "code": "AMG", "damage": "2d6", "two_handed": True}
     t = table(("Orc", creature()), ("Endimion", pc(weapons=[greatsword])))
     events = t.run(
-        c.Contest(combatant=t.ids["Orc"], kind="grab", target=t.ids["Endimion"]),
+        ph.Contest(combatant=t.ids["Orc"], kind="grab", target=t.ids["Endimion"]),
         attacker=[2],
         defender=[11],
     )
     assert of_type(events, "ContestRolled")[0].attacker_wins
     next_turn(t)
-    refused("PHA-STS-1", t.run, c.Act(combatant=t.ids["Endimion"], action="move", metres=2))
+    refused("PHA-STS-1", t.run, ph.Act(combatant=t.ids["Endimion"], action="move", metres=2))
     refused("PHA-STS-1", attack, t, "Endimion", "Orc", weapon="mandoble", dice={"attack": [2]})
     events = t.run(
-        c.Contest(combatant=t.ids["Endimion"], kind="escape", target=t.ids["Orc"]),
+        ph.Contest(combatant=t.ids["Endimion"], kind="escape", target=t.ids["Orc"]),
         attacker=[2],
         defender=[11],
     )
@@ -799,16 +802,16 @@ def test_given_a_group_of_goblins_then_the_narrator_rolls_once_and_they_share_th
     for name, agi in (("Gob1", 5), ("Gob2", 9), ("Gob3", 7)):
         t.add(name, creature(agi=agi))
     events = t.run(
-        c.RollInitiative(group=[t.ids["Gob1"], t.ids["Gob2"], t.ids["Gob3"]]), initiative=[4]
+        ph.RollInitiative(group=[t.ids["Gob1"], t.ids["Gob2"], t.ids["Gob3"]]), initiative=[4]
     )
     assert [e.ip for e in of_type(events, "InitiativeRolled")] == [13, 13, 13]
-    refused("PHA-INIT-1", t.run, c.RollInitiative(group=[t.ids["Endimion"], t.ids["Gob1"]]))
+    refused("PHA-INIT-1", t.run, ph.RollInitiative(group=[t.ids["Endimion"], t.ids["Gob1"]]))
     t.run(c.RollInitiative(combatant=t.ids["Endimion"]), initiative=[3])
     assert t.view["order"] == [t.ids[n] for n in ("Gob2", "Gob3", "Gob1", "Endimion")]
     w = Table("wits")
     w.add("A", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
     w.add("B", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
-    refused("WITS-CMD", w.run, c.RollInitiative(group=[w.ids["A"], w.ids["B"]]))
+    refused("WITS-CMD", w.run, ph.RollInitiative(group=[w.ids["A"], w.ids["B"]]))
 
 
 def test_given_phantasia_when_the_gm_sets_a_generic_modifier_then_refused_for_a_status():
@@ -825,16 +828,16 @@ def test_given_poison_from_a_power_with_turns_then_it_still_hurts_until_a_vit_ch
     """PHA-STS-20: a poisoned creature checks VIT at the end of each of its turns; failed,
     1d6 poison damage; passed, the poison ends."""
     t = table(("Endimion", pc()), ("Orc", creature()))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="poisoned", turns=5))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="poisoned", turns=5))
     events = t.run(c.EndTurn(combatant=t.ids["Endimion"]))
     assert not of_type(events, "CheckRolled")  # poisoned in this turn: first check next
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     next_turn(t)
     dice = {"poisoned": [9], "poison damage": [4]}
     events = t.run(c.EndTurn(combatant=t.ids["Endimion"]), **dice)
     assert of_type(events, "DamageApplied")[0].amount == 4
     assert statuses(t, "Endimion")["poisoned"]["turns"] == 4  # and its duration runs
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     next_turn(t)
     events = t.run(c.EndTurn(combatant=t.ids["Endimion"]), poisoned=[3])
     assert of_type(events, "StatusEnded")[0].status == "poisoned"
@@ -849,15 +852,15 @@ def test_given_an_affinity_then_the_healing_never_passes_maximum_pv_and_items_ar
         ("Salamander", creature(pv=100, current_pv=95, elements={"fire": "affinity"})),
     )
     hit(t, "Endimion", "Salamander", power="Llama")
-    (healed,) = of_type(t.run(c.RollDamage(), damage=[10, 5]), "Healed")
+    (healed,) = of_type(t.run(ph.RollDamage(), damage=[10, 5]), "Healed")
     assert healed.amount == 5 and t.who("Salamander")["pv"] == 100
     for status in ("haste", "invisible"):
-        t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status=status, turns=3))
+        t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status=status, turns=3))
     ring = {"status": "magic", "modifiers": {"fue": 1}, "beneficial": True, "item": True}
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], name="Anillo", **ring))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], name="Anillo", **ring))
     next_turn(t)
     next_turn(t)  # a new turn of his, without an offensive action yet
-    t.run(c.Act(combatant=t.ids["Endimion"], action="defense"))
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="defense"))
     assert set(statuses(t, "Endimion")) == {"haste", "invisible", "Anillo", "defense"}
 
 
@@ -869,31 +872,31 @@ def test_given_a_tie_the_narrator_lets_act_at_once_then_the_second_acts_before_r
     t.add("Endimion", pc(fue=10, agi=6))
     t.add("Orc", creature(agi=6, pv=5))
     events = t.run(
-        c.RollInitiative(simultaneous=True),
+        ph.RollInitiative(simultaneous=True),
         **{"initiative:Endimion": [5], "initiative:Orc": [5]},
     )
     (tie,) = of_type(events, "TieBroken")
     assert tie.simultaneous and tie.rolls == {}
     assert t.who("Endimion")["simultaneous_with"] == [t.ids["Orc"]]
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [2]})
-    t.run(c.RollDamage(), damage=[5], death=[90])
+    t.run(ph.RollDamage(), damage=[5], death=[90])
     orc = t.who("Orc")
     assert orc["pv"] < 0 and orc["statuses"]["unconscious"]["deferred"]
     events = next_turn(t)
     assert of_type(events, "TurnStarted")[0].actions == 2  # he still acts, at the same time
     attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
-    t.run(c.RollDamage(), damage=[3])
+    t.run(ph.RollDamage(), damage=[3])
     events = t.run(c.EndTurn(combatant=t.ids["Orc"]))
     assert [e.data for e in of_type(events, "StatusTicked")][:1] == [{"deferred": False}]
     assert t.who("Orc")["unconscious"] and not t.who("Orc")["statuses"]["unconscious"].get(
         "deferred"
     )
-    events = t.run(c.StartTurn())
+    events = t.run(ph.StartTurn())
     (started,) = of_type(events, "TurnStarted")
     assert started.combatant == t.ids["Endimion"]
     events = next_turn(t)
     assert of_type(events, "TurnStarted")[0].actions == 0  # now it holds
     w = Table("wits")
     w.add("A", {"wits": 10, "move": 10, "strength": 10, "base_damage": "1d6", "health": 10})
-    refused("WITS-CMD", w.run, c.RollInitiative(simultaneous=True))
+    refused("WITS-CMD", w.run, ph.RollInitiative(simultaneous=True))

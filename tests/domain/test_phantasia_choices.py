@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from domain import commands as c
+from domain.rulesystems.phantasia import commands as ph
 from tests.builders import DomainTable, Table, of_type
 from tests.choices_play import needed, of, offered, types
 from tests.domain.test_phantasia import creature, pc
@@ -22,14 +23,14 @@ def fight(*combatants: tuple[str, dict[str, Any]], started: bool = True) -> Doma
     for i, (name, _) in enumerate(combatants):
         t.run(c.RollInitiative(combatant=t.ids[name], ip=30 - i))
     if started:
-        t.run(c.StartTurn())
+        t.run(ph.StartTurn())
     return t
 
 
 def attacks_orc(t: DomainTable, face: int, weapon: str = "sword") -> None:
     """Endimion's AT on the Orc with `weapon`, the d12 showing `face`."""
     t.run(
-        c.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon=weapon),
+        ph.AttackCheck(combatant=t.ids["Endimion"], targets=[t.ids["Orc"]], weapon=weapon),
         attack=[face],
     )
 
@@ -120,7 +121,7 @@ def test_given_a_spent_budget_then_no_action_but_a_jump_a_free_check_and_the_end
     """PHA-ACT-1: two action points; PHA-JMP: a jump spends none."""
     t = fight(("Endimion", pc()), ("Orc", creature()))
     for _ in range(2):
-        t.run(c.Act(combatant=t.ids["Endimion"], action="move"))
+        t.run(ph.Act(combatant=t.ids["Endimion"], action="move"))
     answer = offered(t)
     assert sorted(types(t, answer, "Endimion")) == ["check", "end_turn", "jump"]
     (check,) = of(answer, "check", t.ids["Endimion"])
@@ -133,7 +134,7 @@ def test_given_an_offensive_action_then_a_second_is_still_offered_and_defense_is
     Defense after an offensive action."""
     t = fight(("Endimion", pc()), ("Orc", creature()))
     t.run(
-        c.Contest(combatant=t.ids["Endimion"], kind="push", target=t.ids["Orc"]),
+        ph.Contest(combatant=t.ids["Endimion"], kind="push", target=t.ids["Orc"]),
         attacker=[9],
         defender=[1],
     )
@@ -146,18 +147,18 @@ def test_given_an_offensive_action_then_a_second_is_still_offered_and_defense_is
 def test_given_prone_and_grabbed_then_standing_up_and_breaking_free_of_the_grabber_are_offered():
     """PHA-STS-19: stand up (an action); PHA-STS-1: escape whoever holds him."""
     t = fight(("Endimion", pc()), ("Orc", creature()), ("Goblin", creature()))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="prone"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="prone"))
     t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     t.run(
-        c.Contest(combatant=t.ids["Orc"], kind="grab", target=t.ids["Endimion"]),
+        ph.Contest(combatant=t.ids["Orc"], kind="grab", target=t.ids["Endimion"]),
         attacker=[1],
         defender=[12],
     )
     t.run(c.EndTurn(combatant=t.ids["Orc"]))
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     t.run(c.EndTurn(combatant=t.ids["Goblin"]))
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     answer = offered(t)
     acts = {x["command"]["action"] for x in of(answer, "act", t.ids["Endimion"])}
     assert "stand_up" in acts
@@ -171,9 +172,9 @@ def test_given_prone_and_grabbed_then_standing_up_and_breaking_free_of_the_grabb
 def test_given_a_stunned_combatants_turn_then_only_its_end_is_offered_to_him():
     """PHA-ACT-6, PHA-STS-2: no actions while Stunned; the end of his turn rolls the check."""
     t = fight(("Orc", creature()), ("Endimion", pc()))
-    t.run(c.ApplyStatus(combatant=t.ids["Endimion"], status="stunned"))
+    t.run(ph.ApplyStatus(combatant=t.ids["Endimion"], status="stunned"))
     t.run(c.EndTurn(combatant=t.ids["Orc"]))
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     answer = offered(t)
     assert sorted(types(t, answer, "Endimion")) == ["check", "end_turn"]
     (end,) = of(answer, "end_turn")
@@ -285,7 +286,9 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
     """PHA-CRIT-7: a player's fumbled DF is hit for double damage; PHA-DTH-2: at 0 PV or
     less he falls unconscious and makes a death check at once."""
     t = fight(("Orc", creature()), ("Endimion", pc(current_pv=3)))
-    df = needed(t, c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"))
+    df = needed(
+        t, ph.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe")
+    )
     assert (df["roll"], df["for"], df["sides"]) == ("defense", t.ids["Endimion"], 12)
     assert df["label"] == (
         "Endimion's DF against Orc's attack (axe): 1d12, 7 or less; a 1 is a critical, "
@@ -296,13 +299,13 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
         "un 12 es pifia"
     )
     t.run(
-        c.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"),
+        ph.AttackCheck(combatant=t.ids["Orc"], targets=[t.ids["Endimion"]], weapon="axe"),
         defense=[12],
     )
-    damage = needed(t, c.RollDamage())
+    damage = needed(t, ph.RollDamage())
     assert (damage["roll"], damage["for"]) == ("damage", t.ids["Orc"])
     assert damage["label"] == "Orc's damage with axe on Endimion: 1d8 (double damage on Endimion)"
-    death = needed(t, c.RollDamage(), damage=[4])  # (4 + 0 + 1) × 2 = 10: 3 → −7 PV
+    death = needed(t, ph.RollDamage(), damage=[4])  # (4 + 0 + 1) × 2 = 10: 3 → −7 PV
     assert (death["roll"], death["sides"], death["for"]) == ("death", 100, t.ids["Endimion"])
     assert death["label"] == (
         "Endimion's death check (falls unconscious): 1d100, his negative damage or less kills him"
@@ -310,7 +313,7 @@ def test_given_a_fumbled_df_then_the_critical_damage_and_the_death_check_are_ask
     assert death["label_es"] == (
         "Chequeo de muerte de Endimion (cae inconsciente): 1d100, su daño negativo o menos lo mata"
     )
-    events = t.run(c.RollDamage(), damage=[4], death=[50])
+    events = t.run(ph.RollDamage(), damage=[4], death=[50])
     assert not of_type(events, "DeathChecked")[0].dies
 
 
@@ -320,8 +323,8 @@ def test_given_two_dice_of_damage_then_the_count_says_how_many_faces_are_left():
         ("Orc", creature()),
     )
     attacks_orc(t, 3, "flail")
-    first = needed(t, c.RollDamage())
-    second = needed(t, c.RollDamage(), damage=[5])
+    first = needed(t, ph.RollDamage())
+    second = needed(t, ph.RollDamage(), damage=[5])
     assert (first["die"], first["count"], second["die"], second["count"]) == (1, 2, 2, 1)
     assert first["label"] == "Endimion's damage with flail on Orc: 2d6"
 
@@ -329,7 +332,7 @@ def test_given_two_dice_of_damage_then_the_count_says_how_many_faces_are_left():
 def test_given_a_jump_missed_by_one_then_the_edge_check_says_why():
     """PHA-JMP-4: failing by exactly 1, an AGI check to catch the edge."""
     t = fight(("Endimion", pc()), ("Orc", creature()))
-    edge = needed(t, c.Jump(combatant=t.ids["Endimion"], kind="long", metres=3), jump=[8])
+    edge = needed(t, ph.Jump(combatant=t.ids["Endimion"], kind="long", metres=3), jump=[8])
     assert edge["roll"] == "edge"
     assert edge["label"] == (
         "Endimion's jump failed by 1: AGI check to catch the edge: 1d12, 8 or less"

@@ -13,6 +13,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import DiceError, RuleViolation
+from domain.rulesystems.phantasia import commands as ph
 from tests.builders import DomainTable, HttpTable, Table, of_type
 from tests.domain.test_phantasia import attack, creature, next_turn, pc, refused, statuses, table
 
@@ -39,7 +40,7 @@ def add_refused(t: DomainTable, name: str, stats: dict[str, Any]) -> dict[str, A
 
 
 def cast(t: DomainTable, who: str, power: str) -> list[Any]:
-    return t.run(c.Act(combatant=t.ids[who], action="cast_power", power=power))
+    return t.run(ph.Act(combatant=t.ids[who], action="cast_power", power=power))
 
 
 # -- PHA-TV-31, -33: score → adjustment ----------------------------------------------------
@@ -73,7 +74,7 @@ def test_given_scores_0_and_13_when_entered_then_minus_3_and_plus_3():
     assert t.who("Endimion")["adjustments"]["agi"] == 3
     assert t.who("Endimion")["df"] == 3
     t.run(
-        c.ApplyStatus(
+        ph.ApplyStatus(
             combatant=t.ids["Tybalt"],
             status="magic",
             name="Fuerza",
@@ -157,7 +158,7 @@ def test_given_a_goblin_when_it_swings_and_casts_at_a_pc_then_she_rolls_df_dm_an
         t.ids["Lyra"]: 2,
         t.ids["Goblin"]: 9,
     }
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     assert t.view["acting"] == t.ids["Goblin"]
     # the goblin has no attack roll to make: a face for it is refused as unrolled
     with pytest.raises(DiceError) as e:
@@ -166,14 +167,14 @@ def test_given_a_goblin_when_it_swings_and_casts_at_a_pc_then_she_rolls_df_dm_an
     r = result(attack(t, "Goblin", "Lyra", weapon="axe", dice={"defense": [12]}))
     assert (r["check"], r["rolled_by"], r["roller"]) == ("DF", "defender", t.ids["Lyra"])
     assert r["fumble"] and r["hit"] and r["doubled"]  # her fumble: double damage
-    refused("PHA-CRIT-4", t.run, c.RollFumble(), fumble=[3])  # nobody fumbled an attack
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[4]), "DamageApplied")
+    refused("PHA-CRIT-4", t.run, ph.RollFumble(), fumble=[3])  # nobody fumbled an attack
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[4]), "DamageApplied")
     assert damage.breakdown["factor"] == 2 and damage.amount == (4 + 0 + 1) * 2
     r = result(attack(t, "Goblin", "Lyra", power="Hex", dice={"defense": [1]}))
     assert (r["check"], r["rolled_by"], r["roller"]) == ("DM", "defender", t.ids["Lyra"])
     assert not r["hit"] and r["critical"] and not r["doubled"]
     assert t.who("Lyra")["pm"] == 4  # PHA-CRIT-3: her natural 1
-    refused("PHA-DMG-1", t.run, c.RollDamage(), damage=[3])  # avoided: nothing to roll
+    refused("PHA-DMG-1", t.run, ph.RollDamage(), damage=[3])  # avoided: nothing to roll
     next_turn(t)
     r = result(attack(t, "Lyra", "Goblin", weapon="sword", dice={"attack": [2]}))
     assert (r["check"], r["rolled_by"], r["roller"]) == ("AT", "attacker", t.ids["Lyra"])
@@ -209,7 +210,7 @@ def test_given_a_level_4_martial_enemy_when_it_attacks_a_df_3_pc_twice_then_df_t
             assert r["parts"]["attacker repeated offensive action"] == 3
         if face == 12:
             assert r["fumble"] and r["hit"] and r["doubled"]
-            (damage,) = of_type(t.run(c.RollDamage(), damage=[5]), "DamageApplied")
+            (damage,) = of_type(t.run(ph.RollDamage(), damage=[5]), "DamageApplied")
             assert damage.breakdown["rolled"] == 5 + 1 + 4  # dice + FUE adj + level
             assert damage.amount == 20
         else:
@@ -254,14 +255,14 @@ def test_given_a_large_x2_fue_10_creature_when_it_attacks_then_adj_4_df_target_3
     assert r["target_number"] == 3 and r["hit"]
     assert r["parts"]["attacker FUE adj"] == -4
     assert "attacker level increments" not in r["parts"]
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[7]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[7]), "DamageApplied")
     assert {k: damage.breakdown[k] for k in ("dice", "FUE adj", "level")} == {
         "dice": 7,
         "FUE adj": 4,
         "level": 3,
     }
     assert damage.amount == 14
-    events = t.run(c.Check(combatant=t.ids["Ogre"], characteristic="fue"), check=[10])
+    events = t.run(ph.Check(combatant=t.ids["Ogre"], characteristic="fue"), check=[10])
     (check,) = of_type(events, "CheckRolled")
     assert check.check["parts"] == {"FUE": 10} and check.check["success"]
 
@@ -318,7 +319,7 @@ def test_given_fue_10_when_attacking_in_melee_then_the_at_contribution_is_2_not_
     t = table(("Endimion", pc(fue=10, level=1)), ("Orc", creature()))
     r = result(attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [8]}))
     assert r["parts"] == {"base": 6, "FUE adj": 2} and r["target_number"] == 8 and r["hit"]
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[3]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[3]), "DamageApplied")
     assert damage.breakdown["FUE adj"] == 2 and damage.amount == 3 + 2 + 1
 
 
@@ -359,20 +360,20 @@ def test_given_fue_6_and_the_load_rule_when_carrying_50_kg_then_weakness_and_mo_
     checks, no damage reduction, MO 8 − 3 = 5. Down to 40 kg, both end."""
     t = table(("Endimion", pc(fue=6, movement=8)), ("Orc", creature(pv=60)), load_rule=True)
     assert t.who("Endimion")["movement"] == 8
-    events = t.run(c.SetLoad(combatant=t.ids["Endimion"], carried_kg=50))
+    events = t.run(ph.SetLoad(combatant=t.ids["Endimion"], carried_kg=50))
     assert of_type(events, "StatusApplied")[0].status == "overloaded"
     assert t.who("Endimion")["movement"] == 5
     r = result(attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [5]}))
     assert r["die"] == 20 and r["target_number"] == 6 and r["hit"]
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[4]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[4]), "DamageApplied")
     assert damage.breakdown["reduction"] == {} and damage.amount == 4 + 0 + 5
-    refused("PHA-ACT-16", t.run, c.Act(combatant=t.ids["Endimion"], action="move", metres=6))
-    t.run(c.Act(combatant=t.ids["Endimion"], action="move", metres=5))
+    refused("PHA-ACT-16", t.run, ph.Act(combatant=t.ids["Endimion"], action="move", metres=6))
+    t.run(ph.Act(combatant=t.ids["Endimion"], action="move", metres=5))
     next_turn(t)
     r = result(attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [15]}))
     assert r["check"] == "DF" and r["die"] == 20 and r["hit"] and not r["fumble"]
-    t.run(c.RollDamage(), damage=[1])
-    events = t.run(c.SetLoad(combatant=t.ids["Endimion"], carried_kg=40))
+    t.run(ph.RollDamage(), damage=[1])
+    events = t.run(ph.SetLoad(combatant=t.ids["Endimion"], carried_kg=40))
     assert of_type(events, "StatusEnded")[0].status == "overloaded"
     assert "overloaded" not in statuses(t, "Endimion")
     assert t.who("Endimion")["movement"] == 8
@@ -384,7 +385,7 @@ def test_given_fue_6_and_the_load_rule_when_carrying_50_kg_then_weakness_and_mo_
 def test_given_the_load_rule_off_when_a_load_is_set_then_it_is_refused():
     """PHA-TV-42, the optional part (PHA-WPN-7): not applied unless the GM enables it."""
     t = table(("Endimion", pc(fue=6)), ("Orc", creature()))
-    refused("PHA-WPN-7", t.run, c.SetLoad(combatant=t.ids["Endimion"], carried_kg=50))
+    refused("PHA-WPN-7", t.run, ph.SetLoad(combatant=t.ids["Endimion"], carried_kg=50))
 
 
 # -- PHA-TV-43: cooldown -------------------------------------------------------------------
@@ -438,7 +439,7 @@ def test_given_a_poison_needle_trap_at_party_level_5_when_triggered_then_a_vit_c
     A trap that would replace the victim's personality is a CA check."""
     t = table(("Endimion", pc(vit=6, ca=7, level=5)), ("Orc", creature()))
     events = t.run(
-        c.Check(
+        ph.Check(
             combatant=t.ids["Endimion"],
             characteristic="vit",
             purpose="poison needle trap",
@@ -451,7 +452,7 @@ def test_given_a_poison_needle_trap_at_party_level_5_when_triggered_then_a_vit_c
     assert check.check["parts"] == {"VIT": 6, "trap, party level 5": -2}
     assert check.check["target_number"] == 4 and check.check["success"] is avoided
     events = t.run(
-        c.Check(combatant=t.ids["Endimion"], characteristic="ca", purpose="mind trap"),
+        ph.Check(combatant=t.ids["Endimion"], characteristic="ca", purpose="mind trap"),
         check=[7],
     )
     (check,) = of_type(events, "CheckRolled")
@@ -469,7 +470,7 @@ def test_given_fue_7_when_a_magic_gives_fue_plus_2_for_3_turns_then_adj_1_until_
     adjustment is 0 again."""
     t = table(("Endimion", pc(fue=7)), ("Orc", creature(pv=200)))
     t.run(
-        c.ApplyStatus(
+        ph.ApplyStatus(
             combatant=t.ids["Endimion"],
             status="magic",
             name="Fuerza",
@@ -479,13 +480,13 @@ def test_given_fue_7_when_a_magic_gives_fue_plus_2_for_3_turns_then_adj_1_until_
         )
     )
     check = of_type(
-        t.run(c.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[9]),
+        t.run(ph.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[9]),
         "CheckRolled",
     )[0].check
     assert check["parts"] == {"FUE": 7, "Fuerza": 2} and check["success"]
     r = result(attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [2]}))
     assert r["parts"]["FUE adj"] == 1 and r["target_number"] == 7
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[4]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[4]), "DamageApplied")
     assert damage.breakdown["FUE adj"] == 1 and damage.amount == 4 + 1 + 5
     e = t.who("Endimion")
     assert (e["scores"]["fue"], e["adjustments"]["fue"], e["at"]["sword"]) == (7, 1, 7)

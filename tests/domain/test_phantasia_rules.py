@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from domain import commands as c
+from domain.rulesystems.phantasia import commands as ph
 from domain.rulesystems.phantasia.stats import PhantasiaStats
 from tests.builders import Table, of_type
 from tests.domain.test_phantasia import attack, creature, next_turn, pc, refused, statuses, table
@@ -24,17 +25,17 @@ def result_of(events: list[Any], n: int = 0) -> dict[str, Any]:
 
 
 def status(t: Any, who: str, which: str, **kw: Any) -> list[Any]:
-    return t.run(c.ApplyStatus(combatant=t.ids[who], status=which, **kw))
+    return t.run(ph.ApplyStatus(combatant=t.ids[who], status=which, **kw))
 
 
 def act(t: Any, who: str, action: str, **kw: Any) -> list[Any]:
     dice = kw.pop("dice", {})
-    return t.run(c.Act(combatant=t.ids[who], action=action, **kw), **dice)
+    return t.run(ph.Act(combatant=t.ids[who], action=action, **kw), **dice)
 
 
 def contest(t: Any, who: str, kind: str, target: str, **kw: Any) -> list[Any]:
     dice = kw.pop("dice", {})
-    return t.run(c.Contest(combatant=t.ids[who], kind=kind, target=t.ids[target], **kw), **dice)
+    return t.run(ph.Contest(combatant=t.ids[who], kind=kind, target=t.ids[target], **kw), **dice)
 
 
 # -- turn order ------------------------------------------------------------------------------
@@ -66,17 +67,17 @@ def test_given_initiative_rolled_then_not_again_and_a_late_joiner_is_inserted_by
     t.run(c.RollInitiative(), **{"initiative:Endimion": [5], "initiative:Orc": [3]})
     refused("PHA-INIT-5", t.run, c.RollInitiative(combatant=t.ids["Endimion"]))
     refused("PHA-INIT-5", t.run, c.RollInitiative())
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     t.add("Goblin", creature(agi=6), side="foes")
     assert t.view["step"] == "initiative"
     t.run(c.EndTurn(combatant=t.ids["Endimion"]))
-    refused("PHA-INIT-1", t.run, c.StartTurn())
+    refused("PHA-INIT-1", t.run, ph.StartTurn())
     (rolled,) = of_type(
         t.run(c.RollInitiative(combatant=t.ids["Goblin"]), initiative=[5]), "InitiativeRolled"
     )
     assert rolled.ip == 11
     assert t.view["order"] == [t.ids["Endimion"], t.ids["Goblin"], t.ids["Orc"]]
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     assert t.view["acting"] == t.ids["Goblin"]
 
 
@@ -88,11 +89,11 @@ def test_given_a_surprise_then_each_surprising_combatant_acts_once_before_initia
     t.add("Endimion", pc(), side="heroes")
     t.add("Orc", creature(), side="foes")
     t.add("Goblin", creature(), side="foes")
-    t.run(c.DeclareSurprise(combatants=[t.ids["Orc"], t.ids["Goblin"]]))
+    t.run(ph.DeclareSurprise(combatants=[t.ids["Orc"], t.ids["Goblin"]]))
     assert t.view["step"] == "surprise"
     refused("PHA-SURP-1", t.run, c.RollInitiative())
     for name in ("Orc", "Goblin"):
-        (started,) = of_type(t.run(c.StartTurn()), "TurnStarted")
+        (started,) = of_type(t.run(ph.StartTurn()), "TurnStarted")
         assert started.surprise and started.combatant == t.ids[name]
         assert t.who(name)["actions_left"] == 1
         act(t, name, "move", metres=3)
@@ -104,8 +105,8 @@ def test_given_a_surprise_then_each_surprising_combatant_acts_once_before_initia
         **{"initiative:Endimion": [9], "initiative:Orc": [2], "initiative:Goblin": [1]},
     )
     assert t.view["step"] == "between_turns"
-    refused("PHA-SURP-1", t.run, c.DeclareSurprise(combatants=[t.ids["Endimion"]]))
-    t.run(c.StartTurn())
+    refused("PHA-SURP-1", t.run, ph.DeclareSurprise(combatants=[t.ids["Endimion"]]))
+    t.run(ph.StartTurn())
     assert t.who("Endimion")["actions_left"] == 2 and t.view["step"] == "turn"
 
 
@@ -135,7 +136,7 @@ def test_given_actions_the_narrator_calls_offensive_then_they_count_for_the_repe
     t = table(("Endimion", pc()), ("Orc", creature(pv=99)))
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [11]})
     events = t.run(
-        c.Check(
+        ph.Check(
             combatant=t.ids["Endimion"],
             characteristic="fue",
             as_action=True,
@@ -150,7 +151,7 @@ def test_given_actions_the_narrator_calls_offensive_then_they_count_for_the_repe
     next_turn(t)
     next_turn(t)
     events = t.run(
-        c.Check(combatant=t.ids["Endimion"], characteristic="agi", as_action=True), check=[3]
+        ph.Check(combatant=t.ids["Endimion"], characteristic="agi", as_action=True), check=[3]
     )
     assert of_type(events, "CheckRolled")[0].check["parts"] == {"AGI": 8}
     act(t, "Endimion", "use_item", what="throws a flask of oil", offensive=True)
@@ -260,7 +261,7 @@ def test_given_a_power_then_the_am_check_is_the_am_figure_minus_the_targets_dm(
     )
     r = result_of(attack(t, "Endimion", "Orc", power=power["name"], dice={"attack": [12]}))
     assert r["check"] == "AM" and r["target_number"] == target and r["roller"] == t.ids["Endimion"]
-    t.run(c.RollFumble(), fumble=[4])
+    t.run(ph.RollFumble(), fumble=[4])
     r = result_of(attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [11]}))
     assert r["check"] == "AT" and r["target_number"] == 6 + 0 - 1 - 3 - 3
     assert r["parts"]["fumble_attack"] == -3
@@ -346,7 +347,7 @@ def test_given_a_dropped_weapon_then_picking_it_up_is_a_use_item_action():
     cannot attack or switch to it until a Use Item action picks it up."""
     t = table(("Endimion", pc()), ("Orc", creature(pv=99)))
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [12]})
-    t.run(c.RollFumble(), fumble=[1])
+    t.run(ph.RollFumble(), fumble=[1])
     assert t.who("Endimion")["dropped"] == "sword"
     refused("PHA-CRIT-5", attack, t, "Endimion", "Orc", weapon="sword", dice={"attack": [3]})
     refused("PHA-CRIT-5", act, t, "Endimion", "switch_weapon", weapon="sword")
@@ -368,8 +369,8 @@ def test_given_weakness_then_at_checks_roll_a_d20_that_fumbles_only_on_20():
     assert r["die"] == 20 and not r["fumble"] and not r["hit"]
     r = result_of(attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [20]}))
     assert r["fumble"]
-    t.run(c.RollFumble(), fumble=[2])
-    events = t.run(c.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[12])
+    t.run(ph.RollFumble(), fumble=[2])
+    events = t.run(ph.Check(combatant=t.ids["Endimion"], characteristic="fue"), check=[12])
     check = of_type(events, "CheckRolled")[0].check
     # a characteristic check is plain roll-under: no fumble (criticals and fumbles are the
     # AT, AM, DF and DM checks', PHA-CRIT-1, -4, -7)
@@ -381,7 +382,7 @@ def test_given_curse_then_characteristic_checks_roll_a_d20_and_at_checks_a_d12()
     checks use the d20."""
     t = table(("Endimion", pc()), ("Orc", creature(pv=99)))
     status(t, "Endimion", "curse", turns=3)
-    events = t.run(c.Check(combatant=t.ids["Endimion"], characteristic="vit"), check=[19])
+    events = t.run(ph.Check(combatant=t.ids["Endimion"], characteristic="vit"), check=[19])
     assert of_type(events, "CheckRolled")[0].check["die"] == 20
     r = result_of(attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [11]}))
     assert r["die"] == 12
@@ -398,7 +399,7 @@ def test_given_a_paralysed_or_asleep_target_then_the_attack_hits_without_a_roll_
     status(t, "Orc", state, turns=3)
     r = result_of(attack(t, "Endimion", "Orc", weapon="sword"))
     assert r["automatic"] and r["hit"] and r["check"] is None
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["rolled"] == 11 and damage.amount == 22
     orc = statuses(t, "Orc")
     if state == "asleep":
@@ -434,7 +435,7 @@ def test_given_a_player_defending_then_a_successful_df_check_avoids_the_attack()
     r = result_of(events)
     assert r["check"] == "DF" and r["success"] and not r["hit"]
     assert t.view["pending_attack"] is None and t.view["step"] == "turn"
-    refused("PHA-DMG-1", t.run, c.RollDamage())
+    refused("PHA-DMG-1", t.run, ph.RollDamage())
 
 
 @pytest.mark.parametrize("block", [True, False])
@@ -497,7 +498,7 @@ def test_given_a_critical_area_power_then_only_the_chosen_target_takes_double_da
         dice={"attack": [1]},
     )
     assert [r["doubled"] for r in of_type(events, "AttackChecked")[0].results] == [False, True]
-    damage = of_type(t.run(c.RollDamage(), damage=[5]), "DamageApplied")
+    damage = of_type(t.run(ph.RollDamage(), damage=[5]), "DamageApplied")
     assert [(d.combatant, d.amount) for d in damage] == [(t.ids["Orc"], 5), (t.ids["Goblin"], 10)]
 
 
@@ -512,7 +513,7 @@ def test_given_weakness_and_curse_on_the_attacker_then_his_damage_drops_and_he_t
     status(t, "Endimion", "weakness", reduction=4, turns=3)
     status(t, "Endimion", "curse", turns=3)
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [2]})
-    events = t.run(c.RollDamage(), damage=[6])
+    events = t.run(ph.RollDamage(), damage=[6])
     dealt, backlash = of_type(events, "DamageApplied")
     assert dealt.breakdown["rolled"] == 11 and dealt.amount == 7
     assert backlash.combatant == t.ids["Endimion"] and backlash.amount == 3
@@ -523,17 +524,17 @@ def test_given_a_failed_death_check_then_a_phantasia_point_re_rolls_it():
     no longer dead (still unconscious)."""
     t = table(("Orc", creature()), ("Endimion", pc(current_pv=2, phantasia_points=1)))
     attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
-    events = t.run(c.RollDamage(), damage=[8], death=[5])
+    events = t.run(ph.RollDamage(), damage=[8], death=[5])
     assert of_type(events, "DeathChecked")[0].dies and t.who("Endimion")["dead"]
     events = t.run(
-        c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="death_reroll"), death=[50]
+        ph.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="death_reroll"), death=[50]
     )
     (death,) = of_type(events, "DeathChecked")
     assert death.reroll and not death.dies
     e = t.who("Endimion")
     assert not e["dead"] and e["unconscious"] and e["phantasia_points"] == 0
     refused(
-        "PHA-DTH-6", t.run, c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="death_reroll")
+        "PHA-DTH-6", t.run, ph.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="death_reroll")
     )
 
 
@@ -546,11 +547,11 @@ def test_given_a_sustained_power_when_its_caster_takes_damage_then_a_vit_check_o
     assert t.who("Endimion")["sustaining"] == "Escudo arcano"
     next_turn(t)
     attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
-    events = t.run(c.RollDamage(), damage=[3], concentration=[6])
+    events = t.run(ph.RollDamage(), damage=[3], concentration=[6])
     assert of_type(events, "CheckRolled")[0].purpose == "concentration"
     assert t.who("Endimion")["sustaining"] == "Escudo arcano"
     attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
-    t.run(c.RollDamage(), damage=[3], concentration=[7])
+    t.run(ph.RollDamage(), damage=[3], concentration=[7])
     assert t.who("Endimion")["sustaining"] is None
 
 
@@ -655,10 +656,10 @@ def test_given_dead_then_prone_no_turns_and_no_healing():
     t = table(("Endimion", pc()), ("Orc", creature()))
     status(t, "Orc", "dead")
     assert {"dead", "prone"} <= set(statuses(t, "Orc"))
-    refused("PHA-DTH-7", t.run, c.Heal(combatant=t.ids["Orc"], amount=5))
+    refused("PHA-DTH-7", t.run, ph.Heal(combatant=t.ids["Orc"], amount=5))
     events = t.run(c.EndTurn(combatant=t.ids["Endimion"]))
     assert of_type(events, "RoundEnded")
-    t.run(c.StartTurn())
+    t.run(ph.StartTurn())
     assert t.view["acting"] == t.ids["Endimion"]
 
 
@@ -670,7 +671,7 @@ def test_given_petrified_then_no_actions_immune_to_damage_and_its_other_statuses
     status(t, "Orc", "petrified")
     events = attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [2]})
     assert "target blind" not in parts_of(events)
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[8]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[8]), "DamageApplied")
     assert damage.amount == 0 and damage.breakdown["immune"] == "petrified"
     next_turn(t)
     assert t.who("Orc")["actions_left"] == 0
@@ -713,9 +714,9 @@ def test_given_poison_then_a_vit_check_at_the_end_of_each_turn_1d6_on_failure_un
 def test_given_a_phantasia_point_then_it_restores_one_pm_never_above_the_maximum():
     """PHA-PM-3, PHA-PP-2 (d), PHA-PM-1."""
     t = table(("Endimion", pc(pm=3, phantasia_points=1)), ("Orc", creature()))
-    t.run(c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="pm"))
+    t.run(ph.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="pm"))
     assert (t.who("Endimion")["pm"], t.who("Endimion")["phantasia_points"]) == (4, 0)
-    refused("PHA-PP-2", t.run, c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="pm"))
+    refused("PHA-PP-2", t.run, ph.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="pm"))
 
 
 def test_given_a_failed_df_check_then_an_allys_phantasia_point_re_rolls_it():
@@ -727,9 +728,9 @@ def test_given_a_failed_df_check_then_an_allys_phantasia_point_re_rolls_it():
         ("Tybalt", pc(phantasia_points=1)),
     )
     attack(t, "Orc", "Endimion", weapon="axe", dice={"defense": [11]})
-    refused("PHA-PP-2", t.run, c.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="reroll"))
+    refused("PHA-PP-2", t.run, ph.SpendPhantasiaPoint(combatant=t.ids["Endimion"], use="reroll"))
     events = t.run(
-        c.SpendPhantasiaPoint(
+        ph.SpendPhantasiaPoint(
             combatant=t.ids["Tybalt"], use="reroll", for_combatant=t.ids["Endimion"]
         ),
         reroll=[2],
@@ -743,7 +744,7 @@ def test_given_a_phantasia_point_on_a_characteristic_check_then_it_succeeds_with
     """PHA-PP-2 (b), PHA-PP-4: the ally's own point."""
     t = table(("Endimion", pc()), ("Tybalt", pc(phantasia_points=1)), ("Orc", creature()))
     events = t.run(
-        c.Check(
+        ph.Check(
             combatant=t.ids["Endimion"],
             characteristic="fue",
             phantasia_point=True,
@@ -775,7 +776,7 @@ def test_given_a_three_dice_magic_then_the_int_adjustment_is_added_once_and_two_
     t = table(("Endimion", pc(int=12, powers=[power])), ("Orc", creature(pv=99)))
     attack(t, "Endimion", "Orc", weapon="sword", dice={"attack": [11]})
     attack(t, "Endimion", "Orc", power="Tormenta", dice={"attack": [2]})
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[2, 3, 4]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[2, 3, 4]), "DamageApplied")
     assert damage.amount == 9 + 3
 
 
@@ -811,7 +812,7 @@ def test_given_the_sheet_then_agi_feeds_df_and_projectile_damage_int_feeds_am_an
     assert (e["df"], e["dm"], e["am"], e["at"]["bow"]) == (3, 3, 8, 8)
     assert t.who("Orc")["df"] == 5
     attack(t, "Endimion", "Orc", weapon="bow", dice={"attack": [2]})
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[4]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[4]), "DamageApplied")
     assert damage.breakdown["AGI adj"] == 2 and "FUE adj" not in damage.breakdown
 
 
@@ -846,7 +847,7 @@ def test_given_a_thrown_weapon_then_it_is_ranged_by_its_code_unless_the_gm_says_
     )
     assert parts_of(events)["AGI adj"] == 3
     assert parts_of(events)["target prone against ranged"] == -3
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[1]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[1]), "DamageApplied")
     assert damage.breakdown["FUE adj"] == 2
     events = attack(t, "Endimion", "Orc", weapon="knife", dice={"attack": [11]})
     assert parts_of(events)["target prone, adjacent"] == 3
@@ -870,7 +871,7 @@ def test_given_the_load_rule_then_a_sheet_over_fue_times_7_kg_is_overloaded_at_i
     """PHA-WPN-7 (Default PHA-AMB-53): off unless the encounter plays it; FUE 7 carrying 60
     kg (over 49): Weakness's d20 and MO −3 from the start of his turn."""
     off = table(("Endimion", pc()), ("Orc", creature()))
-    refused("PHA-WPN-7", off.run, c.SetLoad(combatant=off.ids["Endimion"], carried_kg=60))
+    refused("PHA-WPN-7", off.run, ph.SetLoad(combatant=off.ids["Endimion"], carried_kg=60))
     t = table(("Endimion", pc(carried_kg=60)), ("Orc", creature()), load_rule=True)
     e = t.who("Endimion")
     assert "overloaded" in e["statuses"] and e["movement"] == 8 - 3

@@ -11,6 +11,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.phantasia import commands as ph
 from projections.narrative import narrative
 from tests.builders import Table, of_type
 from tests.domain.test_phantasia import attack, creature, next_turn, pc, refused, table
@@ -21,7 +22,7 @@ def log(t: Any, kind: str, lang: str = "en") -> list[str]:
 
 
 def status(t: Any, who: str, which: str, **kw: Any) -> list[Any]:
-    return t.run(c.ApplyStatus(combatant=t.ids[who], status=which, **kw))
+    return t.run(ph.ApplyStatus(combatant=t.ids[who], status=which, **kw))
 
 
 # -- 1. the Spanish log and refusals in the book's words ------------------------------------
@@ -50,7 +51,7 @@ def test_given_an_orc_with_a_fire_affinity_when_a_fire_power_hits_then_the_spani
     power = {"name": "Llamarada", "damage": "1d6", "element": "fire"}
     t = table(("Endimion", pc(powers=[power])), ("Orc", creature(elements={"fire": affinity})))
     attack(t, "Endimion", "Orc", power="Llamarada", dice={"attack": [2]})
-    t.run(c.RollDamage(), damage=[6])
+    t.run(ph.RollDamage(), damage=[6])
     (line,) = log(t, "DamageApplied", "es")
     assert words in line and "fire" not in line, line
 
@@ -77,7 +78,7 @@ def test_given_a_1d10_times_level_magic_when_it_rolls_6_at_level_4_then_the_line
     power = {"name": "Rayo", "damage": "1d10", "per_level": True}
     t = table(("Endimion", pc(int=10, level=4, powers=[power])), ("Orc", creature(pv=60)))
     attack(t, "Endimion", "Orc", power="Rayo", dice={"attack": [2]})
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.amount == 26
     (en,) = log(t, "DamageApplied")
     (es,) = log(t, "DamageApplied", "es")
@@ -149,7 +150,7 @@ def test_given_an_entered_ip_and_a_tie_order_when_it_ties_then_both_are_recorded
     t = three()
     t.run(c.RollInitiative(combatant=t.ids["Orc"], ip=10))
     events = t.run(
-        c.RollInitiative(
+        ph.RollInitiative(
             combatant=t.ids["Goblin"], ip=10, tie_order=[t.ids["Goblin"], t.ids["Orc"]]
         )
     )
@@ -162,7 +163,7 @@ def test_given_an_entered_ip_and_a_tie_order_when_it_ties_then_both_are_recorded
 def test_given_a_group_roll_and_a_tie_order_when_the_roll_ties_them_then_the_order_is_kept():
     t = three()
     events = t.run(
-        c.RollInitiative(
+        ph.RollInitiative(
             group=[t.ids["Orc"], t.ids["Goblin"]], tie_order=[t.ids["Goblin"], t.ids["Orc"]]
         ),
         initiative=[5],
@@ -181,9 +182,9 @@ def test_given_a_tie_order_that_is_not_the_tie_the_roll_makes_then_422_and_nothi
     order = [t.ids["Goblin"], t.ids["Orc"]]
     with pytest.raises(RuleViolation) as e:
         if entered:
-            t.run(c.RollInitiative(combatant=t.ids["Goblin"], ip=11, tie_order=order))
+            t.run(ph.RollInitiative(combatant=t.ids["Goblin"], ip=11, tie_order=order))
         else:
-            t.run(c.RollInitiative(combatant=t.ids["Goblin"], tie_order=order), initiative=[6])
+            t.run(ph.RollInitiative(combatant=t.ids["Goblin"], tie_order=order), initiative=[6])
     assert e.value.field == "tie_order"
     assert len(t.history()) == before
 
@@ -196,7 +197,7 @@ def test_given_a_paralysed_orc_when_hit_then_doubled_true_and_the_line_says_doub
     status(t, "Orc", "paralysed", turns=3)
     (checked,) = of_type(attack(t, "Endimion", "Orc", weapon="sword"), "AttackChecked")
     assert checked.results[0]["doubled"] is True
-    (damage,) = of_type(t.run(c.RollDamage(), damage=[6]), "DamageApplied")
+    (damage,) = of_type(t.run(ph.RollDamage(), damage=[6]), "DamageApplied")
     assert damage.breakdown["factor"] == 2 and damage.amount == 22  # ×2, not ×3
     (en,) = log(t, "AttackChecked")
     (es,) = log(t, "AttackChecked", "es")

@@ -9,6 +9,7 @@ import pytest
 
 from domain import commands as c
 from domain.errors import RuleViolation
+from domain.rulesystems.wits import commands as wc
 from tests.builders import DomainTable, Table, of_type
 from tests.builders.wits import farthan, fighter
 
@@ -25,8 +26,8 @@ def table(a: dict[str, Any] | None = None, b: dict[str, Any] | None = None, **op
 def attack(t: DomainTable, who: str, target: str, weapon: str = "short sword", **kw: Any):
     dice = kw.pop("dice", {})
     if "defense" in kw and kw["defense"] is not None:
-        kw["defense"] = c.DefenseSpec(**kw["defense"])
-    return t.run(c.Attack(combatant=t.ids[who], target=t.ids[target], weapon=weapon, **kw), **dice)
+        kw["defense"] = wc.DefenseSpec(**kw["defense"])
+    return t.run(wc.Attack(combatant=t.ids[who], target=t.ids[target], weapon=weapon, **kw), **dice)
 
 
 def refused(rule: str, fn, *args: Any, **kw: Any) -> RuleViolation:
@@ -65,8 +66,8 @@ def test_given_farthans_block_at_11_when_he_rolls_7_then_the_punch_is_stopped():
     block 7 vs 11 succeeds: no damage. The defender may be entered before the roll."""
     t = table(a=fighter(), b=farthan())
     attack(t, "A", "B", "fist", roll=False)
-    t.run(c.Defend(combatant=t.ids["B"], defense=c.DefenseSpec(kind="block")))
-    events = t.run(c.RollAttack(), attack=[9], defense=[7])
+    t.run(wc.Defend(combatant=t.ids["B"], defense=wc.DefenseSpec(kind="block")))
+    events = t.run(wc.RollAttack(), attack=[9], defense=[7])
     (rolled,) = of_type(events, "AttackTestRolled")
     assert rolled.success and rolled.defense["success"] and not rolled.hit
     assert not of_type(events, "DamageApplied")
@@ -79,7 +80,7 @@ def _jokkler_aims(t: DomainTable, actions: int) -> None:
         if t.who("A")["actions_left"] == 0:
             t.run(c.EndTurn(combatant=t.ids["B"]))
             t.run(c.EndRound())
-        t.run(c.Aim(combatant=t.ids["A"]))
+        t.run(wc.Aim(combatant=t.ids["A"]))
 
 
 def test_given_jokkler_aims_five_actions_when_he_shoots_a_14_then_it_hits_at_17():
@@ -198,13 +199,13 @@ def test_given_sword_skill_14_when_calling_a_head_shot_then_effective_skill_is_9
 def test_given_move_12_or_13_when_moving_then_6_m_is_one_action_and_7_m_the_round(move: int):
     """WIT-TV-9 (WIT-MOV-1, WIT-MOV-2)."""
     t = table(a=fighter(move=move))
-    (moved,) = of_type(t.run(c.Move(combatant=t.ids["A"], distance_m=6)), "Moved")
+    (moved,) = of_type(t.run(wc.Move(combatant=t.ids["A"], distance_m=6)), "Moved")
     assert moved.actions == 1 and t.who("A")["actions_left"] == 1
-    refused("WIT-MOV-2", t.run, c.Move(combatant=t.ids["A"], distance_m=7))
+    refused("WIT-MOV-2", t.run, wc.Move(combatant=t.ids["A"], distance_m=7))
     t.run(c.EndTurn(combatant=t.ids["A"]))
     t.run(c.EndTurn(combatant=t.ids["B"]))
     t.run(c.EndRound())
-    (moved,) = of_type(t.run(c.Move(combatant=t.ids["A"], distance_m=7)), "Moved")
+    (moved,) = of_type(t.run(wc.Move(combatant=t.ids["A"], distance_m=7)), "Moved")
     assert moved.actions == 2 and t.who("A")["actions_left"] == 0
     assert t.view["acting"] == t.ids["B"]  # after 7 m he cannot act this round
 
@@ -262,9 +263,9 @@ def test_given_he_attacked_this_round_when_he_tries_total_defense_then_only_basi
     attack(t, "A", "B", dice={"attack": [20]})
     t.run(c.EndTurn(combatant=t.ids["A"]))
     attack(t, "B", "A", roll=False)
-    total = c.DefenseSpec(kind="parry", mode="total")
-    refused("WIT-DEF-1", t.run, c.Defend(combatant=t.ids["A"], defense=total))
-    events = t.run(c.Defend(combatant=t.ids["A"], defense=c.DefenseSpec(kind="parry")))
+    total = wc.DefenseSpec(kind="parry", mode="total")
+    refused("WIT-DEF-1", t.run, wc.Defend(combatant=t.ids["A"], defense=total))
+    events = t.run(wc.Defend(combatant=t.ids["A"], defense=wc.DefenseSpec(kind="parry")))
     assert of_type(events, "DefenseDeclared")[0].mode == "basic"
 
 
@@ -279,7 +280,7 @@ def test_given_a_top_heavy_axe_used_to_attack_when_parrying_then_skill_is_7():
     attack(t, "A", "B", "axe", dice={"attack": [20]})
     t.run(c.EndTurn(combatant=t.ids["A"]))
     attack(t, "B", "A", roll=False)
-    events = t.run(c.Defend(combatant=t.ids["A"], defense=c.DefenseSpec(kind="parry")))
+    events = t.run(wc.Defend(combatant=t.ids["A"], defense=wc.DefenseSpec(kind="parry")))
     (declared,) = of_type(events, "DefenseDeclared")
     assert declared.skill["parts"] == {"top-heavy after attacking": -2, "armour defense": 2}
     assert declared.skill["effective"] == 7
@@ -304,15 +305,17 @@ def test_given_a_top_heavy_weapon_ruled_no_parry_when_parrying_after_attacking_t
     attack(t, "A", "B", "axe", dice={"attack": [20]})
     t.run(c.EndTurn(combatant=t.ids["A"]))
     attack(t, "B", "A", roll=False)
-    refused("WIT-DEF-8", t.run, c.Defend(combatant=t.ids["A"], defense=c.DefenseSpec(kind="parry")))
+    refused(
+        "WIT-DEF-8", t.run, wc.Defend(combatant=t.ids["A"], defense=wc.DefenseSpec(kind="parry"))
+    )
 
 
 def test_given_he_aimed_then_defended_when_he_attacks_then_no_aiming_bonus():
     """WIT-TV-16 (WIT-AIM-2, WIT-AIM-5): aim twice, a Basic Defense, then the attack."""
     t = table(a=fighter(wits=10), b=fighter(wits=12))  # B acts first
     t.run(c.EndTurn(combatant=t.ids["B"]))
-    t.run(c.Aim(combatant=t.ids["A"]))
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     assert t.who("A")["aim"] == 2
     t.run(c.EndRound())
     events = attack(t, "B", "A", defense={"kind": "parry"}, dice={"attack": [20], "defense": [1]})
@@ -376,9 +379,9 @@ def test_given_two_combatants_with_wits_14_when_the_gm_orders_them_then_his_orde
     t.add("A", fighter(wits=14))
     t.add("B", fighter(wits=14))
     t.run(c.RollInitiative(), **{"tie:A": [6], "tie:B": [1]})
-    t.run(c.RollInitiative(tie_order=[t.ids["B"], t.ids["A"]]))
+    t.run(wc.RollInitiative(tie_order=[t.ids["B"], t.ids["A"]]))
     assert t.view["order"] == [t.ids["B"], t.ids["A"]]
-    refused("WIT-ORD-2", t.run, c.RollInitiative(tie_order=[t.ids["B"]]))
+    refused("WIT-ORD-2", t.run, wc.RollInitiative(tie_order=[t.ids["B"]]))
 
 
 def test_given_a_target_4_m_away_when_charging_then_refused():
@@ -395,14 +398,14 @@ def test_given_the_order_when_the_slower_acts_first_then_refused_until_the_faste
     """WIT-ORD-1, WIT-ORD-5: descending Wits; he takes his actions on his own turn."""
     t = table()
     assert t.view["acting"] == t.ids["A"] and t.view["step"] == "turns"
-    refused("WIT-ORD-1", t.run, c.Aim(combatant=t.ids["B"]))
-    t.run(c.Aim(combatant=t.ids["B"], out_of_order=True))  # the GM rules otherwise
-    t.run(c.Aim(combatant=t.ids["A"]))
-    t.run(c.Aim(combatant=t.ids["A"]))
+    refused("WIT-ORD-1", t.run, wc.Aim(combatant=t.ids["B"]))
+    t.run(wc.Aim(combatant=t.ids["B"], out_of_order=True))  # the GM rules otherwise
+    t.run(wc.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     assert t.view["acting"] == t.ids["B"]
-    t.run(c.Aim(combatant=t.ids["B"]))
+    t.run(wc.Aim(combatant=t.ids["B"]))
     assert t.view["step"] == "end_round"
-    refused("WIT-ORD-1", t.run, c.Aim(combatant=t.ids["A"]))
+    refused("WIT-ORD-1", t.run, wc.Aim(combatant=t.ids["A"]))
 
 
 def test_given_he_holds_when_others_act_then_he_acts_at_any_later_point():
@@ -410,8 +413,8 @@ def test_given_he_holds_when_others_act_then_he_acts_at_any_later_point():
     t = table()
     t.run(c.Hold(combatant=t.ids["A"]))
     assert t.view["acting"] == t.ids["B"]
-    t.run(c.Aim(combatant=t.ids["B"]))
-    t.run(c.Aim(combatant=t.ids["A"]))  # in the middle of B's turn
+    t.run(wc.Aim(combatant=t.ids["B"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))  # in the middle of B's turn
     assert t.who("A")["actions_left"] == 1 and t.who("A")["held"]
     refused("WIT-ORD-3", t.run, c.Hold(combatant=t.ids["A"]))
 
@@ -420,9 +423,9 @@ def test_given_two_actions_when_a_third_is_tried_then_refused():
     """WIT-ACT-1, WIT-ACT-2, WIT-ACT-3: two actions a round; a spell is one, a GM-entered
     long talk may be two."""
     t = table()
-    t.run(c.TakeAction(combatant=t.ids["A"], what="casts Light"))
-    refused("WIT-ACT-1", t.run, c.TakeAction(combatant=t.ids["A"], what="talks", actions=2))
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.TakeAction(combatant=t.ids["A"], what="casts Light"))
+    refused("WIT-ACT-1", t.run, wc.TakeAction(combatant=t.ids["A"], what="talks", actions=2))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     assert t.who("A")["actions_left"] == 0
 
 
@@ -437,17 +440,17 @@ def test_given_a_round_when_it_ends_then_actions_renew_and_time_is_2_seconds_a_r
 def test_given_a_half_move_when_a_full_move_follows_then_refused_and_two_halves_are_fine():
     """WIT-MOV-2, Default WIT-AMB-14; WIT-MOV-3: feet at 3 ft = 1 m."""
     t = table()
-    t.run(c.Move(combatant=t.ids["A"], distance_ft=18))
-    refused("WIT-MOV-2", t.run, c.Move(combatant=t.ids["A"], distance_m=12))
-    t.run(c.Move(combatant=t.ids["A"], distance_m=6))
-    refused("WIT-MOV-2", t.run, c.Move(combatant=t.ids["B"], distance_m=13, out_of_order=True))
+    t.run(wc.Move(combatant=t.ids["A"], distance_ft=18))
+    refused("WIT-MOV-2", t.run, wc.Move(combatant=t.ids["A"], distance_m=12))
+    t.run(wc.Move(combatant=t.ids["A"], distance_m=6))
+    refused("WIT-MOV-2", t.run, wc.Move(combatant=t.ids["B"], distance_m=13, out_of_order=True))
 
 
 def test_given_an_aim_at_5_when_aiming_again_then_refused_and_a_stun_loses_it():
     """WIT-AIM-3, WIT-AIM-5 (Default WIT-AMB-17: the bonus carries across rounds)."""
     t = table()
     _jokkler_aims(t, 5)
-    refused("WIT-AIM-3", t.run, c.Aim(combatant=t.ids["A"]))
+    refused("WIT-AIM-3", t.run, wc.Aim(combatant=t.ids["A"]))
     events = t.run(c.SetCondition(combatant=t.ids["A"], condition="stunned"))
     assert of_type(events, "AimLost")[0].aim == 5
     assert t.who("A")["aim"] == 0
@@ -456,15 +459,15 @@ def test_given_an_aim_at_5_when_aiming_again_then_refused_and_a_stun_loses_it():
 def test_given_aiming_when_he_moves_then_the_bonus_is_lost():
     """WIT-AIM-2, WIT-AIM-5: any action but the attack."""
     t = table()
-    t.run(c.Aim(combatant=t.ids["A"]))
-    events = t.run(c.Move(combatant=t.ids["A"], distance_m=2))
+    t.run(wc.Aim(combatant=t.ids["A"]))
+    events = t.run(wc.Move(combatant=t.ids["A"], distance_m=2))
     assert of_type(events, "AimLost")[0].aim == 1
 
 
 def test_given_aiming_with_a_fist_when_attacking_then_melee_and_unarmed_aim_too():
     """WIT-AIM-4."""
     t = table()
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     (rolled,) = of_type(attack(t, "A", "B", "fist", dice={"attack": [20]}), "AttackTestRolled")
     assert rolled.skill["parts"] == {"aiming": 1}
 
@@ -478,9 +481,9 @@ def test_given_total_defense_when_three_blows_come_then_a_fourth_is_refused():
     total = {"kind": "dodge", "mode": "total"}
     attack(t, "A", "D", defense=total, roll=False)
     assert t.who("D")["actions_left"] == 0  # Default WIT-AMB-7: both actions
-    again = c.Defend(combatant=t.ids["D"], defense=c.DefenseSpec(**total))
+    again = wc.Defend(combatant=t.ids["D"], defense=wc.DefenseSpec(**total))
     refused("WIT-DEF-3", t.run, again)  # each attack at most once
-    t.run(c.RollAttack(), attack=[3], defense=[1])
+    t.run(wc.RollAttack(), attack=[3], defense=[1])
     for who in ("A", "B"):
         attack(t, who, "D", defense=total, dice={"attack": [3], "defense": [1]})
     assert t.who("D")["blows_defended"] == 3 and t.who("D")["health"] == 20
@@ -492,7 +495,7 @@ def test_given_total_defense_after_another_action_then_refused():
     """Default WIT-AMB-7: Total Defense uses both actions."""
     t = table()
     t.run(c.EndTurn(combatant=t.ids["A"]))
-    t.run(c.Aim(combatant=t.ids["B"]))
+    t.run(wc.Aim(combatant=t.ids["B"]))
     refused(
         "WIT-AMB-7",
         attack,
@@ -509,7 +512,9 @@ def test_given_a_rolled_attack_when_a_defense_comes_late_then_refused():
     """WIT-DEF-5, WIT-ATK-2: declared while the blow is announced, before the roll."""
     t = table()
     attack(t, "A", "B", dice={"attack": [20]})
-    refused("WIT-DEF-5", t.run, c.Defend(combatant=t.ids["B"], defense=c.DefenseSpec(kind="dodge")))
+    refused(
+        "WIT-DEF-5", t.run, wc.Defend(combatant=t.ids["B"], defense=wc.DefenseSpec(kind="dodge"))
+    )
 
 
 def test_given_an_announced_attack_when_someone_else_defends_or_acts_then_refused():
@@ -520,8 +525,10 @@ def test_given_an_announced_attack_when_someone_else_defends_or_acts_then_refuse
     t.run(c.RollInitiative())
     attack(t, "A", "B", roll=False)
     assert t.view["step"] == "attack"
-    refused("WIT-ATK-2", t.run, c.Defend(combatant=t.ids["C"], defense=c.DefenseSpec(kind="dodge")))
-    refused("WIT-ATK-2", t.run, c.Aim(combatant=t.ids["A"]))
+    refused(
+        "WIT-ATK-2", t.run, wc.Defend(combatant=t.ids["C"], defense=wc.DefenseSpec(kind="dodge"))
+    )
+    refused("WIT-ATK-2", t.run, wc.Aim(combatant=t.ids["A"]))
     refused("WIT-ATK-4", t.run, c.EndRound())
 
 
@@ -634,7 +641,7 @@ def test_given_health_at_0_then_he_is_down_and_his_turn_is_skipped():
     assert t.who("B")["down"] and t.who("B")["health"] == 0
     t.run(c.EndTurn(combatant=t.ids["A"]))
     assert t.view["step"] == "end_round"
-    refused("WIT-AMB-11", t.run, c.Aim(combatant=t.ids["B"], out_of_order=True))
+    refused("WIT-AMB-11", t.run, wc.Aim(combatant=t.ids["B"], out_of_order=True))
     t2 = table(b=fighter(wits=10, health=5), down_at=-5)
     attack(t2, "A", "B", dice={"attack": [2], "damage": [4, 1]})
     assert not t2.who("B")["down"]
@@ -662,7 +669,7 @@ def test_given_shield_defense_all_when_dodging_then_the_shield_adds_too():
 def test_given_a_long_charge_when_it_takes_two_rounds_then_the_charge_still_applies():
     """WIT-CHG-5 (Default WIT-AMB-18): started far away, it closes with one action later."""
     t = table()
-    t.run(c.Move(combatant=t.ids["A"], distance_m=12, charge_at=t.ids["B"], charge_from_m=18))
+    t.run(wc.Move(combatant=t.ids["A"], distance_m=12, charge_at=t.ids["B"], charge_from_m=18))
     t.run(c.EndTurn(combatant=t.ids["B"]))
     t.run(c.EndRound())
     events = attack(
@@ -686,7 +693,7 @@ def test_given_a_charge_knocks_back_when_testing_strength_then_minus_5():
         t, "A", "B", charge=True, distance_m=5, dice={"attack": [5], "damage": [1, 1, 1]}
     )
     action = of_type(events, "AttackTestRolled")[0].action
-    events = t.run(c.KnockBack(combatant=t.ids["B"], attack=action), strength=[8])
+    events = t.run(wc.KnockBack(combatant=t.ids["B"], attack=action), strength=[8])
     (test,) = of_type(events, "KnockBackTested")
     assert test.skill["effective"] == 7 and not test.stays_up
     assert of_type(events, "ConditionApplied")[0].condition == "prone"
@@ -697,7 +704,7 @@ def test_given_a_disputed_attack_roll_when_voided_then_health_and_aim_return_and
     """The record (issue 3) on a Wits fight: voiding the attack test voids its damage; the
     announced attack waits for its roll again, with the aim it had."""
     t = table()
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     events = attack(t, "A", "B", dice={"attack": [5], "damage": [5, 6, 3]})
     rolled = of_type(events, "AttackTestRolled")[0]
     assert t.who("B")["health"] == 6 and t.who("A")["aim"] == 0
@@ -705,7 +712,7 @@ def test_given_a_disputed_attack_roll_when_voided_then_health_and_aim_return_and
     assert voided[0].cascade == [rolled.originator_version, rolled.originator_version + 1]
     assert t.who("B")["health"] == 20 and t.who("A")["aim"] == 1
     assert t.view["step"] == "attack"
-    (again,) = of_type(t.run(c.RollAttack(), attack=[19]), "AttackTestRolled")
+    (again,) = of_type(t.run(wc.RollAttack(), attack=[19]), "AttackTestRolled")
     assert again.skill["parts"] == {"aiming": 1} and not again.hit
 
 
@@ -723,7 +730,7 @@ def test_given_an_attack_when_it_names_no_target_of_his_or_a_weapon_he_lacks_the
 def test_given_aiming_when_a_charge_closes_then_the_move_loses_the_aim():
     """WIT-AIM-2, WIT-AIM-5, WIT-CHG-5: the charge's move is an action of its own."""
     t = table()
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     t.run(c.EndTurn(combatant=t.ids["A"]))
     t.run(c.EndTurn(combatant=t.ids["B"]))
     t.run(c.EndRound())
@@ -755,15 +762,15 @@ def test_given_a_situational_modifier_named_like_a_computed_one_then_refused_whe
 def test_given_a_knock_back_when_its_hit_is_voided_then_the_fall_and_the_lost_aim_go_too():
     """WIT-CHG-4 on the record: the knock-back follows from the roll that hit."""
     t = table(b=fighter(wits=10, strength=10))
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     t.run(c.EndTurn(combatant=t.ids["A"]))
-    t.run(c.Aim(combatant=t.ids["B"]))
+    t.run(wc.Aim(combatant=t.ids["B"]))
     t.run(c.EndRound())
     events = attack(t, "A", "B", dice={"attack": [2], "damage": [1, 1]})
     rolled = of_type(events, "AttackTestRolled")[0]
-    events = t.run(c.KnockBack(combatant=t.ids["B"], attack=rolled.action), strength=[15])
+    events = t.run(wc.KnockBack(combatant=t.ids["B"], attack=rolled.action), strength=[15])
     assert t.who("B")["aim"] == 0 and "prone" in t.who("B")["conditions"]
-    refused("WIT-CHG-4", t.run, c.KnockBack(combatant=t.ids["B"], attack=rolled.action))
+    refused("WIT-CHG-4", t.run, wc.KnockBack(combatant=t.ids["B"], attack=rolled.action))
     t.run(c.Void(target=rolled.originator_version, reason="disputed"))
     assert t.who("B")["aim"] == 1 and "prone" not in t.who("B")["conditions"]
 
@@ -774,15 +781,15 @@ def test_given_aim_lost_then_aiming_again_when_the_loss_is_voided_then_the_aims_
     t.run(c.EndTurn(combatant=t.ids["A"]))
     events = attack(t, "B", "A", dice={"attack": [2], "damage": [1, 1]})
     hit = of_type(events, "AttackTestRolled")[0]
-    t.run(c.Aim(combatant=t.ids["A"], out_of_order=True))
-    t.run(c.Aim(combatant=t.ids["A"], out_of_order=True))
+    t.run(wc.Aim(combatant=t.ids["A"], out_of_order=True))
+    t.run(wc.Aim(combatant=t.ids["A"], out_of_order=True))
     test = of_type(
-        t.run(c.KnockBack(combatant=t.ids["A"], attack=hit.action), strength=[1]),
+        t.run(wc.KnockBack(combatant=t.ids["A"], attack=hit.action), strength=[1]),
         "KnockBackTested",
     )[0]
     t.run(c.EndTurn(combatant=t.ids["B"]))
     t.run(c.EndRound())
-    t.run(c.Aim(combatant=t.ids["A"]))
+    t.run(wc.Aim(combatant=t.ids["A"]))
     assert t.who("A")["aim"] == 1
     t.run(c.Void(target=test.originator_version, reason="he was not knocked back"))
     assert t.who("A")["aim"] == 3

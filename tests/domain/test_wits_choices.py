@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from domain import commands as c
+from domain.rulesystems.wits import commands as wc
 from tests.builders import DomainTable, Table
 from tests.builders.wits import farthan, fighter
 from tests.choices_play import needed, of, offered, types
@@ -26,7 +27,7 @@ def duel(a: dict[str, Any] | None = None, b: dict[str, Any] | None = None, **opt
 
 def announce(t: DomainTable, who: str, target: str, weapon: str = "short sword", **kw: Any):
     return t.run(
-        c.Attack(combatant=t.ids[who], target=t.ids[target], weapon=weapon, roll=False, **kw)
+        wc.Attack(combatant=t.ids[who], target=t.ids[target], weapon=weapon, roll=False, **kw)
     )
 
 
@@ -115,7 +116,7 @@ def test_given_one_action_used_when_asking_then_no_whole_round_move_nor_closing_
     """WIT-MOV-2: Move for the whole round only before any action; WIT-CHG-5: a Charge
     that closes uses two actions; WIT-AIM-3: aiming goes on (+2)."""
     t = duel()
-    t.run(c.Aim(combatant=t.ids["Lief"]))
+    t.run(wc.Aim(combatant=t.ids["Lief"]))
     answer = offered(t)
     assert [x["command"].get("distance_m") for x in of(answer, "move")][:1] == [6]
     assert 12 not in [x["command"].get("distance_m") for x in of(answer, "move")]
@@ -126,8 +127,8 @@ def test_given_one_action_used_when_asking_then_no_whole_round_move_nor_closing_
 def test_given_both_actions_spent_when_asking_then_lief_is_offered_nothing_and_farthan_acts():
     """WIT-ACT-1: two actions a round; his turn is over (WIT-ORD-5)."""
     t = duel()
-    t.run(c.Aim(combatant=t.ids["Lief"]))
-    t.run(c.Aim(combatant=t.ids["Lief"]))
+    t.run(wc.Aim(combatant=t.ids["Lief"]))
+    t.run(wc.Aim(combatant=t.ids["Lief"]))
     answer = offered(t)
     assert types(t, answer, "Lief") == []
     assert answer["acting"] == t.ids["Farthan"]
@@ -155,9 +156,9 @@ def test_given_lief_held_when_farthan_attacks_him_then_lief_may_act_too_but_only
     assert "hold" not in types(t, answer, "Lief") and "attack" in types(t, answer, "Lief")
     assert "hold" in types(t, answer, "Farthan")
     announce(t, "Farthan", "Lief")
-    t.run(c.RollAttack(), attack=[20])  # a miss
+    t.run(wc.RollAttack(), attack=[20])  # a miss
     announce(t, "Lief", "Farthan")
-    t.run(c.RollAttack(), attack=[20])
+    t.run(wc.RollAttack(), attack=[20])
     announce(t, "Farthan", "Lief")
     modes = {x["command"]["defense"]["mode"] for x in of(offered(t), "defend")}
     assert modes == {"basic"}
@@ -201,12 +202,12 @@ def test_given_farthan_blocked_when_asking_then_no_second_defense_and_the_roll_a
     """WIT-DEF-3: each attack is defended at most once; the Block is rolled with it."""
     t = duel()
     announce(t, "Lief", "Farthan")
-    t.run(c.Defend(combatant=t.ids["Farthan"], defense=c.DefenseSpec(kind="block")))
+    t.run(wc.Defend(combatant=t.ids["Farthan"], defense=wc.DefenseSpec(kind="block")))
     answer = offered(t)
     assert types(t, answer, "Farthan") == []
     (roll,) = of(answer, "roll_attack")
     assert roll["rolls"] == ["attack", "defense", "damage"]
-    asked = needed(t, c.RollAttack(), attack=[7])
+    asked = needed(t, wc.RollAttack(), attack=[7])
     assert asked["roll"] == "defense" and asked["for"] == t.ids["Farthan"]
     assert asked["label"] == "Farthan's Block (Basic Defense) against Lief: 1d20, 11 or less"
 
@@ -222,7 +223,7 @@ def test_given_a_hammer_that_attacked_when_defending_then_it_is_not_offered_to_p
     }
     t = duel(a=fighter(wits=8), b=fighter(weapons=[hammer, *fighter()["weapons"]]))
     announce(t, "Farthan", "Lief", "hammer")
-    t.run(c.RollAttack(), attack=[20])
+    t.run(wc.RollAttack(), attack=[20])
     t.run(c.EndTurn(combatant=t.ids["Farthan"]))
     announce(t, "Lief", "Farthan")
     parries = {x["command"]["defense"].get("weapon") for x in of(offered(t), "defend")}
@@ -243,13 +244,13 @@ def test_given_a_hit_when_asking_then_the_gm_may_rule_a_knock_back_once():
     """WIT-CHG-4 (Default WIT-AMB-10): the struck one tests Strength, once per hit."""
     t = duel()
     announce(t, "Lief", "Farthan")
-    t.run(c.RollAttack(), attack=[3], damage=[2, 2])
+    t.run(wc.RollAttack(), attack=[3], damage=[2, 2])
     (knock,) = of(offered(t), "knock_back")
     assert knock["combatant"] == t.ids["Farthan"] and knock["rolls"] == ["strength"]
     assert knock["first_roll"]["label"] == (
         "Farthan's Strength test to stay on his feet, knocked back by Lief: 1d20, 12 or less"
     )
-    t.run(c.KnockBack(**{k: v for k, v in knock["command"].items() if k != "type"}), strength=[5])
+    t.run(wc.KnockBack(**{k: v for k, v in knock["command"].items() if k != "type"}), strength=[5])
     assert not of(offered(t), "knock_back")
 
 
@@ -286,21 +287,21 @@ def test_given_a_hit_when_the_d8_rolls_up_then_the_table_is_asked_to_roll_it_aga
     needed (the reroll and the Base Damage d6), Lief rolls them."""
     t = duel()
     announce(t, "Lief", "Farthan")
-    first = needed(t, c.RollAttack(), attack=[3])
+    first = needed(t, wc.RollAttack(), attack=[3])
     assert first["roll"] == "damage" and first["count"] == 2 and first["for"] == t.ids["Lief"]
     assert first["label"] == (
         "Lief's short sword damage on Farthan, 1d8 short sword + 1d6 base damage: "
         "the d8 (short sword) — an 8 rolls up"
     )
-    again = needed(t, c.RollAttack(), attack=[3], damage=[8])
+    again = needed(t, wc.RollAttack(), attack=[3], damage=[8])
     assert again["die"] == 2 and again["sides"] == 8 and again["count"] == 2
     assert again["label"] == (
         "Lief's short sword damage on Farthan: the d8 (short sword) showed an 8: it rolls up "
         "— roll it again and add (another 8 rolls up again)"
     )
-    twice = needed(t, c.RollAttack(), attack=[3], damage=[8, 8])
+    twice = needed(t, wc.RollAttack(), attack=[3], damage=[8, 8])
     assert "showed an 8 again (8 + 8 so far)" in twice["label"]
-    base = needed(t, c.RollAttack(), attack=[3], damage=[8, 8, 1])
+    base = needed(t, wc.RollAttack(), attack=[3], damage=[8, 8, 1])
     assert base["sides"] == 6 and base["count"] == 1 and "the d6 (base damage)" in base["label"]
 
 
@@ -308,16 +309,16 @@ def test_given_3d6_tests_when_the_attack_is_rolled_then_three_faces_are_counted_
     """Default WIT-AMB-2: the test die as an option; each face says how many are left."""
     t = duel(test_die="3d6")
     announce(t, "Lief", "Farthan")
-    counts = [needed(t, c.RollAttack(), attack=[2] * n)["count"] for n in range(3)]
+    counts = [needed(t, wc.RollAttack(), attack=[2] * n)["count"] for n in range(3)]
     assert counts == [3, 2, 1]
-    assert needed(t, c.RollAttack())["label"].endswith(": 3d6, 13 or less")
+    assert needed(t, wc.RollAttack())["label"].endswith(": 3d6, 13 or less")
 
 
 def test_given_a_roll_up_once_option_when_the_die_rolls_up_then_only_once():
     """Default WIT-AMB-4, option roll_up once: a single reroll, said so."""
     t = duel(roll_up="once")
     announce(t, "Lief", "Farthan")
-    again = needed(t, c.RollAttack(), attack=[3], damage=[8])
+    again = needed(t, wc.RollAttack(), attack=[3], damage=[8])
     assert again["label"].endswith("(this once only)")
-    after = needed(t, c.RollAttack(), attack=[3], damage=[8, 8])
+    after = needed(t, wc.RollAttack(), attack=[3], damage=[8, 8])
     assert after["sides"] == 6  # the second 8 does not roll up

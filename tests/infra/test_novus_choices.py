@@ -11,11 +11,13 @@ from uuid import UUID
 import pytest
 
 from domain.errors import DiceNeeded
+from domain.rulesystems.novus.system import NovusRules
 from infra.access import Grant
 from infra.app import Fraylog
-from infra.choices import COMMAND
 from infra.settings import Settings
 from tests.builders.novus import novus_stats, target_stats
+
+COMMAND = NovusRules.command_adapter()
 
 
 @pytest.fixture

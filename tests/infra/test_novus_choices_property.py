@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from domain.rulesystems.base import Choice
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import boons, rounds, snags
-from domain.rulesystems.novus.choices import STATS, next_action
+from domain.rulesystems.novus.choices import STATS
+from domain.rulesystems.novus.choices_resolve import next_action
+from domain.rulesystems.novus.state import encounter_marks_of
 from domain.state import CombatantState, EncounterState
 from infra.app import Fraylog
 from tests.choices_play import Book, DrawnFaces, fights, on_sqlite, play_from_choices
@@ -153,10 +155,11 @@ def key_of(state: EncounterState, body: dict[str, Any]) -> str:
     if body["type"] == "resolve":
         action = next_action(state)
         return action.combatant if action else ""
-    if body["type"] == "spend_boons" and state.pending_boons:
-        return state.pending_boons.combatant
-    if body["type"] == "spend_snags" and state.pending_snags:
-        return state.pending_snags.combatant
+    marks = encounter_marks_of(state)
+    if body["type"] == "spend_boons" and marks.pending_boons:
+        return marks.pending_boons.combatant
+    if body["type"] == "spend_snags" and marks.pending_snags:
+        return marks.pending_snags.combatant
     return body.get("combatant") or ""
 
 

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from domain.commands import Act
 from domain.errors import DomainError
 from domain.rulesystems.base import Choice
 from domain.rulesystems.phantasia import attacks, turns
 from domain.rulesystems.phantasia.choices import PLAY_TYPES
+from domain.rulesystems.phantasia.commands import Act
 from domain.state import CombatantState, EncounterState
 from infra.app import Fraylog
 from tests.choices_play import Book, DrawnFaces, fights, on_sqlite, play_from_choices, settling

@@ -26,6 +26,7 @@ from api import demo_wits
 from domain import commands as c
 from domain.corrections import voided_by
 from domain.fold import fold
+from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
 from infra.dice import dice_for
 from infra.read_models import ReadModelsStore, catch_up, projection, rebuild, runner
@@ -111,14 +112,14 @@ class Duel:
 
     def attack(self, faces: list[int] | None) -> list[Any]:
         """One round's attack (server dice when `faces` is None); the events it recorded."""
-        self.fraylog.execute(self.id, c.Declare(combatant=self.t, actions=[]))
-        spec = c.ActionSpec(kind="melee_attack", target=self.t, weapon="sword")
-        self.fraylog.execute(self.id, c.Declare(combatant=self.a, actions=[spec]))
+        self.fraylog.execute(self.id, nc.Declare(combatant=self.t, actions=[]))
+        spec = nc.ActionSpec(kind="melee_attack", target=self.t, weapon="sword")
+        self.fraylog.execute(self.id, nc.Declare(combatant=self.a, actions=[spec]))
         return self.resolve(faces)
 
     def resolve(self, faces: list[int] | None) -> list[Any]:
         dice = {"attack": faces} if faces else None
-        return self.fraylog.execute(self.id, c.Resolve(dice=dice, boons=[], snags=[])).events
+        return self.fraylog.execute(self.id, nc.Resolve(dice=dice, boons=[], snags=[])).events
 
     def end_round(self) -> None:
         self.fraylog.execute(self.id, c.EndRound())
@@ -335,11 +336,11 @@ def play_rounds(fraylog: Fraylog, duel: Duel, rounds: int, offset: int, void: bo
 
     first_hit = None
     for i in range(rounds):
-        run(c.Declare(combatant=duel.t, actions=[_attack(duel.a)]))
-        run(c.Declare(combatant=duel.a, actions=[_attack(duel.t)]))
+        run(nc.Declare(combatant=duel.t, actions=[_attack(duel.a)]))
+        run(nc.Declare(combatant=duel.a, actions=[_attack(duel.t)]))
         for _ in range(2):
             at = encounter.version + 1
-            run(c.Resolve(boons=[], snags=[]), HIT if (i + offset) % 3 else MISS)
+            run(nc.Resolve(boons=[], snags=[]), HIT if (i + offset) % 3 else MISS)
             first_hit = first_hit or (at if (i + offset) % 3 else None)
         run(c.EndRound())
     fraylog.save(encounter)
@@ -347,8 +348,8 @@ def play_rounds(fraylog: Fraylog, duel: Duel, rounds: int, offset: int, void: bo
         duel.void(first_hit)
 
 
-def _attack(target: str) -> c.ActionSpec:
-    return c.ActionSpec(kind="melee_attack", target=target, weapon="sword")
+def _attack(target: str) -> nc.ActionSpec:
+    return nc.ActionSpec(kind="melee_attack", target=target, weapon="sword")
 
 
 def build_stream(fraylog: Fraylog, duels: list[Duel], chunks: int, rounds: int) -> None:

@@ -12,6 +12,7 @@ from domain import commands as c
 from domain.corrections import fold_without, is_correction, voided_by
 from domain.errors import DomainError, RuleViolation
 from domain.fold import fold
+from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
 from projections.view import encounter_view, view_of
 from tests.builders.novus import novus_stats
@@ -59,35 +60,35 @@ def play(fraylog: Fraylog, seed: str, choices: list[int]) -> UUID:
             kind = KINDS[choice % len(KINDS)]
             foes = [x["id"] for x in view["combatants"] if x["id"] != who]
             if me["helpless"]:
-                actions = [c.ActionSpec(kind="first_aid")]
+                actions = [nc.ActionSpec(kind="first_aid")]
             elif kind == "none":
                 actions = []
             elif kind in ("melee_attack", "missile_attack"):
                 weapon = "sword" if kind == "melee_attack" else "bow"
-                actions = [c.ActionSpec(kind=kind, target=foes[choice % len(foes)], weapon=weapon)]
+                actions = [nc.ActionSpec(kind=kind, target=foes[choice % len(foes)], weapon=weapon)]
             elif kind == "first_aid":
-                actions = [c.ActionSpec(kind="first_aid", target=foes[choice % len(foes)])]
+                actions = [nc.ActionSpec(kind="first_aid", target=foes[choice % len(foes)])]
             else:
                 actions = (
-                    [c.ActionSpec(kind=kind, ap=1 + choice % 2)]
+                    [nc.ActionSpec(kind=kind, ap=1 + choice % 2)]
                     if kind == "move"
-                    else [c.ActionSpec(kind=kind)]
+                    else [nc.ActionSpec(kind=kind)]
                 )
             try:
-                fraylog.execute(eid, c.Declare(combatant=who, actions=actions))
+                fraylog.execute(eid, nc.Declare(combatant=who, actions=actions))
             except RuleViolation:  # e.g. a mook's unarmed friend: declare nothing instead
-                fraylog.execute(eid, c.Declare(combatant=who, actions=[]))
+                fraylog.execute(eid, nc.Declare(combatant=who, actions=[]))
         elif step == "boons":
-            boons = [c.BoonSpec(name="bleeder")] if choice % 2 else []
+            boons = [nc.BoonSpec(name="bleeder")] if choice % 2 else []
             try:
-                fraylog.execute(eid, c.SpendBoons(boons=boons))
+                fraylog.execute(eid, nc.SpendBoons(boons=boons))
             except RuleViolation:  # Bleeder needs an edge: forgo the points
-                fraylog.execute(eid, c.SpendBoons(boons=[]))
+                fraylog.execute(eid, nc.SpendBoons(boons=[]))
         elif step == "snags":
-            snags = [c.SnagSpec(name="strained_muscle")] if choice % 2 else []
-            fraylog.execute(eid, c.SpendSnags(snags=snags))
+            snags = [nc.SnagSpec(name="strained_muscle")] if choice % 2 else []
+            fraylog.execute(eid, nc.SpendSnags(snags=snags))
         elif step == "resolution":
-            fraylog.execute(eid, c.Resolve())
+            fraylog.execute(eid, nc.Resolve())
         elif step == "end_round":
             fraylog.execute(eid, c.EndRound())
     return eid

@@ -11,7 +11,7 @@ import pytest
 
 from domain import commands as c
 from domain.encounter import Encounter
-from projections.narrative import _LINES, _LINES_ES, narrative
+from projections.narrative import CORE, narrative
 from tests.builders import DomainTable, duel, of_type
 from tests.builders.novus import novus_stats
 
@@ -107,7 +107,9 @@ def test_given_a_log_when_no_lang_is_asked_then_it_is_english_as_before() -> Non
         narrative(events, "fr")  # type: ignore[arg-type]
 
 
-def test_given_the_spanish_registry_then_it_covers_the_shared_events_and_only_known_ones():
+def test_given_the_core_lines_then_the_shared_events_are_told_in_spanish_too():
+    """The lines every book shares have their Spanish (a book's own Spanish is in its
+    catalogue, domain/rulesystems/<book>/)."""
     shared = {
         "CombatantAdded",
         "DamageApplied",
@@ -126,16 +128,20 @@ def test_given_the_spanish_registry_then_it_covers_the_shared_events_and_only_kn
         "ModifierCleared",
         "TurnEnded",
     }
-    assert shared <= set(_LINES_ES), shared - set(_LINES_ES)
-    assert set(_LINES_ES) <= set(_LINES)  # a Spanish line always has its English one
+    assert shared <= set(CORE.by_type), shared - set(CORE.by_type)
 
 
 def test_given_a_narrators_reason_then_the_spanish_log_leaves_his_words_as_typed() -> None:
-    """The Spanish log translates the rules' reasons (those naming a PHA rule) and damage
-    parts, not the narrator's own words."""
-    from projections.narrative_phantasia import spanish
+    """A rule's reason is told from its code and parameters (the catalogue's Spanish); a
+    narrator's own words, and a reason recorded before codes existed, as stored."""
+    from types import SimpleNamespace
 
-    typed = "a poison dart; the narrator says critical hit at level 3"
-    assert spanish(typed) == typed
-    assert spanish("its duration is over (PHA-STS-0)") == "se acabó su duración (PHA-STS-0)"
-    assert spanish("6 dice +2 FUE adj +3 level", ruled=True) == "6 dados +2 ajuste FUE +3 nivel"
+    from domain.rulesystems.phantasia.reasons import reason, said
+
+    typed = SimpleNamespace(reason="a poison dart; the narrator says critical hit at level 3")
+    assert reason(typed, "es") == typed.reason
+    over = SimpleNamespace(**said("over"))
+    assert over.reason == "its duration is over (PHA-STS-0)"
+    assert reason(over, "es") == "se acabó su duración (PHA-STS-0)"
+    old = SimpleNamespace(reason="its duration is over (PHA-STS-0)", reason_code=None)
+    assert reason(old, "es") == old.reason

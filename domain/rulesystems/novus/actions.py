@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.commands import ActionSpec
 from domain.errors import RuleViolation
+from domain.rulesystems.novus.commands import ActionSpec
 from domain.rulesystems.novus.situations import CHARGE_AP, situation
 from domain.rulesystems.novus.stats import NovusStats, Weapon
 

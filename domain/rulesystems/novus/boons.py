@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.commands import BoonSpec
 from domain.errors import RuleViolation
+from domain.rulesystems.novus.commands import BoonSpec
 from domain.rulesystems.novus.stats import NovusStats, Weapon
 
 
@@ -91,37 +91,7 @@ def check_purchase(
     """NOV-BOON-2: cost within the points, minimums, exclusions, weapon limits."""
     bought: list[Purchase] = []
     for spec in specs:
-        boon = TABLE.get(spec.name)
-        if boon is None:
-            if spec.effect is None or spec.points is None:
-                raise RuleViolation(
-                    "NOV-BOON-5",
-                    f"{spec.name!r} is not in the Combat Boons table; a Boon the table does not "
-                    "list needs `points` (its cost) and `effect` (its text)",
-                    field="boons",
-                )
-            bought.append(
-                Purchase(
-                    Boon(spec.name, spec.name, spec.points, recorded=True), spec.points, spec.effect
-                )
-            )
-            continue
-        points = spec.points if spec.points is not None else boon.cost
-        if points < boon.cost:
-            raise RuleViolation(
-                "NOV-BOON-2", f"{boon.label} needs at least {boon.cost} points", field="boons"
-            )
-        if points != boon.cost and not boon.plus:
-            raise RuleViolation(
-                "NOV-BOON-2", f"{boon.label} costs exactly {boon.cost}", field="boons"
-            )
-        if any(p.boon.name == boon.name for p in bought):
-            raise RuleViolation(
-                "NOV-BOON-2",
-                f"{boon.label} can be bought once per attack (Default NOV-AMB-42)",
-                field="boons",
-            )
-        bought.append(Purchase(boon, points))
+        bought.append(_purchase(spec, bought))
     names = {p.boon.name for p in bought}
     if {"adrenal_surge", "strong_attack"} <= names:
         raise RuleViolation(
@@ -149,3 +119,34 @@ def check_purchase(
             field="boons",
         )
     return bought
+
+
+def _purchase(spec: BoonSpec, bought: list[Purchase]) -> Purchase:
+    """One Boon asked for: from the table at its cost (NOV-BOON-2), once per attack, or one
+    the table does not list, at the cost and with the effect the GM gives (NOV-BOON-5)."""
+    boon = TABLE.get(spec.name)
+    if boon is None:
+        if spec.effect is None or spec.points is None:
+            raise RuleViolation(
+                "NOV-BOON-5",
+                f"{spec.name!r} is not in the Combat Boons table; a Boon the table does not "
+                "list needs `points` (its cost) and `effect` (its text)",
+                field="boons",
+            )
+        return Purchase(
+            Boon(spec.name, spec.name, spec.points, recorded=True), spec.points, spec.effect
+        )
+    points = spec.points if spec.points is not None else boon.cost
+    if points < boon.cost:
+        raise RuleViolation(
+            "NOV-BOON-2", f"{boon.label} needs at least {boon.cost} points", field="boons"
+        )
+    if points != boon.cost and not boon.plus:
+        raise RuleViolation("NOV-BOON-2", f"{boon.label} costs exactly {boon.cost}", field="boons")
+    if any(p.boon.name == boon.name for p in bought):
+        raise RuleViolation(
+            "NOV-BOON-2",
+            f"{boon.label} can be bought once per attack (Default NOV-AMB-42)",
+            field="boons",
+        )
+    return Purchase(boon, points)

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import commands as c
-from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import combat, rounds
-from domain.rulesystems.novus.declare import _action
+from domain.rulesystems.novus import commands as nc
+from domain.rulesystems.novus import events as ne
+from domain.rulesystems.novus.declared_action import declared_action
 from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
+from domain.rulesystems.novus.state import NovusAction, round_marks_of
 from domain.state import ActionState, CombatantState, EncounterState
 
 CANCEL_MOVE_AP = 3  # NOV-CANCEL-2: a move of at most 3 AP
@@ -26,7 +27,7 @@ def _mine_this_round(state: EncounterState, who: CombatantState) -> list[ActionS
     return [a for a in state.actions if a.combatant == who.id and a.round == state.round]
 
 
-def cancel(ctx: Context, cmd: c.Cancel) -> None:
+def cancel(ctx: Context, cmd: nc.Cancel) -> None:
     state = ctx.state
     who = state.combatant(cmd.combatant)
     if rounds.step(state) not in ("resolution", "boons", "snags"):
@@ -56,7 +57,7 @@ def cancel(ctx: Context, cmd: c.Cancel) -> None:
     if cmd.replacement is not None:
         replacement.append(_replacement(state, who, cmd.replacement, pending, ctx.first_position))
     ctx.emit(
-        ev.ActionsCancelled,
+        ne.ActionsCancelled,
         combatant=who.id,
         cancelled=[a.id for a in pending],
         replacement=replacement,
@@ -66,7 +67,7 @@ def cancel(ctx: Context, cmd: c.Cancel) -> None:
 def _replacement(
     state: EncounterState,
     who: CombatantState,
-    spec: c.ActionSpec,
+    spec: nc.ActionSpec,
     cancelled: list[ActionState],
     position: int,
 ) -> dict[str, Any]:
@@ -86,22 +87,52 @@ def _replacement(
             "Fighting Defensively never goes with a Dodge",
             field="replacement.defensive",
         )
-    cost = 0
+    cost = _replacement_cost(state, who, spec, kind, cancelled)
+    budget = act.Budget(rounds.ap_budget(state, who), [cost], cost, 0)
+    action = declared_action(state, who, spec, kind, cost, position, 0, 0, budget)
+    facts = NovusAction.of(action)
+    if kind.kind == "melee_attack":
+        facts.half_ab = True  # NOV-CANCEL-2 item 1
+    elif kind.kind not in DEFENSIVE and kind.kind not in ("move", "run"):
+        facts.ab_mods["cancelled: other action"] = OTHER_ACTION  # NOV-CANCEL-2 item 3
+    if kind.kind == "dodge" and _charged_by_someone(state, who):  # NOV-MCH-8: last moment
+        facts.def_mods = {name: 2 * mod for name, mod in facts.def_mods.items()}
+        facts.label = f"{kind.label}, at the last moment (doubled)"
+    return action.model_copy(
+        update={
+            "id": f"{position}.replacement",
+            "immediate": True,
+            "extra": False,
+            "params": facts.as_params(),
+        }
+    ).model_dump()
+
+
+def _replacement_cost(
+    state: EncounterState,
+    who: CombatantState,
+    spec: nc.ActionSpec,
+    kind: act.ActionKind,
+    cancelled: list[ActionState],
+) -> int:
+    """What the replacement may be, and its AP: none but for a move of at most 3 AP
+    (NOV-CANCEL-2, -4, NOV-HASTE-2)."""
     if kind.kind in ("move", "run"):
-        cost = act.cost_of(spec, stats)
+        cost = act.cost_of(spec, combat.stats_of(who))
         if cost > CANCEL_MOVE_AP:
             raise RuleViolation(
                 "NOV-CANCEL-2",
                 f"a move after cancelling costs at most {CANCEL_MOVE_AP} AP",
                 field="replacement.ap",
             )
-    elif kind.attack and kind.kind != "melee_attack":
+        return cost
+    if kind.attack and kind.kind != "melee_attack":
         raise RuleViolation(
             "NOV-CANCEL-2",
             "the one attack a cancel may bring is a melee attack at half AB",
             field="replacement.kind",
         )
-    elif kind.kind == "melee_attack":
+    if kind.kind == "melee_attack":
         foes = {a.target for a in cancelled if act.CATALOGUE[a.kind].attack}
         if spec.target in foes:  # NOV-CANCEL-4
             raise RuleViolation(
@@ -113,18 +144,7 @@ def _replacement(
         act.CATALOGUE[a.kind].spell for a in _mine_this_round(state, who) if a.status == "resolved"
     ):
         raise RuleViolation("NOV-HASTE-2", "no more than one spell in a round", field="replacement")
-    budget = act.Budget(rounds.ap_budget(state, who), [cost], cost, 0)
-    action = _action(state, who, spec, kind, cost, position, 0, 0, budget)
-    action.update(id=f"{position}.replacement", immediate=True, extra=False)
-    params = action["params"]
-    if kind.kind == "melee_attack":
-        params["half_ab"] = True  # NOV-CANCEL-2 item 1
-    elif kind.kind not in DEFENSIVE and kind.kind not in ("move", "run"):
-        params["ab_mods"]["cancelled: other action"] = OTHER_ACTION  # NOV-CANCEL-2 item 3
-    if kind.kind == "dodge" and _charged_by_someone(state, who):  # NOV-MCH-8: last moment
-        params["def_mods"] = {name: 2 * mod for name, mod in params["def_mods"].items()}
-        params["label"] = f"{kind.label}, at the last moment (doubled)"
-    return action
+    return 0
 
 
 def _charged_by_someone(state: EncounterState, who: CombatantState) -> bool:
@@ -137,7 +157,7 @@ def _charged_by_someone(state: EncounterState, who: CombatantState) -> bool:
     )
 
 
-def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
+def opportunity_attack(ctx: Context, cmd: nc.OpportunityAttack) -> None:
     """NOV-OA-1..3 (Default NOV-AMB-25): it uses his declared attack, as declared, on the new
     target; else it is paid the basic melee attack's AP. Refused with no attack left, no AP
     to pay, or when he cannot act. The trigger (a foe crossing his Control Zone without
@@ -154,47 +174,61 @@ def opportunity_attack(ctx: Context, cmd: c.OpportunityAttack) -> None:
     if target.id == who.id:
         raise RuleViolation("NOV-ATK-1", "a combatant does not attack himself", field="target")
     position = ctx.first_position
-    ap_cost = 0
     if declared is not None:  # NOV-OA-2: the attack of the round, with all it carries
-        action = declared.model_copy(
-            update={
-                "id": f"{position}.opportunity",
-                "target": target.id,
-                "immediate": True,
-                "extra": False,
-                "origin": position,
-                "params": {**declared.params, "label": "Opportunity Attack"},
-            }
-        ).model_dump()
+        attack = declared.model_copy(update={"target": target.id, "origin": position})
+        ap_cost = 0
     else:
-        if any(act.CATALOGUE[a.kind].attack and a.status == "resolved" for a in mine):
-            raise RuleViolation(
-                "NOV-OA-3", f"{who.name} has no attack left this round", field="combatant"
-            )
-        spec = c.ActionSpec(kind="melee_attack", target=cmd.target, weapon=cmd.weapon)
-        ap_cost = act.cost_of(spec, combat.stats_of(who))
-        left = rounds.ap_budget(state, who) - who.ap_spent
-        if ap_cost > left:
-            raise RuleViolation(
-                "NOV-OA-3", f"the attack costs {ap_cost} AP, {left} are left", field="combatant"
-            )
-        budget = act.Budget(rounds.ap_budget(state, who), [ap_cost], ap_cost, 0)
-        action = _action(
-            state, who, spec, act.CATALOGUE["melee_attack"], ap_cost, position, 0, 0, budget
-        )
-        action.update(id=f"{position}.opportunity", immediate=True, extra=False)
-        action["params"]["label"] = "Opportunity Attack"
-    blocked = rounds.is_blocked(state, ActionState(**action))
+        attack, ap_cost = _paid_attack(state, who, cmd, mine, position)
+    action = _as_opportunity(attack, position)
+    blocked = rounds.is_blocked(state, action)
     if blocked:
         rule, reason = blocked.split(": ", 1)
         raise RuleViolation(rule, f"{who.name} cannot: {reason}", field="combatant")
     ctx.emit(
-        ev.OpportunityTaken,
+        ne.OpportunityTaken,
         combatant=who.id,
         target=target.id,
         consumed=declared.id if declared else None,
         ap_cost=ap_cost,
-        action=action,
+        action=action.model_dump(),
+    )
+
+
+def _paid_attack(
+    state: EncounterState,
+    who: CombatantState,
+    cmd: nc.OpportunityAttack,
+    mine: list[ActionState],
+    position: int,
+) -> tuple[ActionState, int]:
+    """NOV-OA-3: with no declared attack, a basic melee attack paid its AP; its cost."""
+    if any(act.CATALOGUE[a.kind].attack and a.status == "resolved" for a in mine):
+        raise RuleViolation(
+            "NOV-OA-3", f"{who.name} has no attack left this round", field="combatant"
+        )
+    spec = nc.ActionSpec(kind="melee_attack", target=cmd.target, weapon=cmd.weapon)
+    ap_cost = act.cost_of(spec, combat.stats_of(who))
+    left = rounds.ap_budget(state, who) - round_marks_of(who).ap_spent
+    if ap_cost > left:
+        raise RuleViolation(
+            "NOV-OA-3", f"the attack costs {ap_cost} AP, {left} are left", field="combatant"
+        )
+    budget = act.Budget(rounds.ap_budget(state, who), [ap_cost], ap_cost, 0)
+    kind = act.CATALOGUE["melee_attack"]
+    return declared_action(state, who, spec, kind, ap_cost, position, 0, 0, budget), ap_cost
+
+
+def _as_opportunity(attack: ActionState, position: int) -> ActionState:
+    """The attack made an Opportunity Attack: at once, and named so (NOV-OA-2)."""
+    facts = NovusAction.of(attack)
+    facts.label = "Opportunity Attack"
+    return attack.model_copy(
+        update={
+            "id": f"{position}.opportunity",
+            "immediate": True,
+            "extra": False,
+            "params": facts.as_params(),
+        }
     )
 
 
@@ -224,7 +258,7 @@ def block(ctx: Context, action: ActionState) -> None:
     )
     own = {
         "block skill": weapon.skill_bonus + stats.bonuses.of(weapon.stat) if weapon else 0,
-        **action.params.get("ab_mods", {}),
+        **NovusAction.of(action).ab_mods,
         **combat.action_penalties(state, blocker, action),
     }
     shifted = combat.defense(state, blocker)["parts"].get("fighting defensively", 0)
@@ -245,7 +279,7 @@ def block(ctx: Context, action: ActionState) -> None:
     roll = open_2d10(ctx.dice, "block", own, asking)
     success = incoming is not None and roll.total >= tn
     pos = ctx.emit(
-        ev.BlockRolled,
+        ne.BlockRolled,
         cause=action.origin,
         combatant=blocker.id,
         action=action.id,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulesystems.base import with_situational
+from domain.rulesystems.novus.state import NovusAction, marks_of
 from domain.rulesystems.novus.stats import SHIELD_DEF, NovusStats, Weapon
 from domain.state import ActionState, CombatantState, EncounterState
 
@@ -68,7 +69,7 @@ def defense(state: EncounterState, who: CombatantState) -> dict[str, Any]:
         spans_now = action.declared_round <= state.round <= action.round
         # NOV-AMB-31: a cancelled action's DEF change stops when it is cancelled
         if action.combatant == who.id and spans_now and action.status in ("pending", "resolved"):
-            for name, mod in action.params.get("def_mods", {}).items():
+            for name, mod in NovusAction.of(action).def_mods.items():
                 if abs(mod) > abs(parts.get(name, 0)):  # one situation counts once a round
                     parts[name] = mod
     for e in who.effects_for("def", state.round):
@@ -88,13 +89,13 @@ def attack_bonus(
 ) -> dict[str, int]:
     """Named parts of AB (NOV-ATK-1) and the modifiers its situations declared."""
     stats = stats_of(who)
-    params = action.params
-    mods = dict(params.get("ab_mods", {}))
-    if "ab_share" in params:  # NOV-MAS-3: the share already holds skill, MAS and FDEF
-        parts = {"share of AB": params["ab_share"]}
+    facts = NovusAction.of(action)
+    mods = dict(facts.ab_mods)
+    if facts.ab_share is not None:  # NOV-MAS-3: the share already holds skill, MAS and FDEF
+        parts = {"share of AB": facts.ab_share}
         mods.pop("fighting defensively", None)
-    elif params.get("improvised"):  # NOV-IMP-2: the better of weapon skill and Brawling
-        parts = {"skill (improvised)": params["improvised_ab"]}
+    elif facts.improvised:  # NOV-IMP-2: the better of weapon skill and Brawling
+        parts = {"skill (improvised)": facts.improvised_ab or 0}
     elif action.kind == "brawl":  # NOV-BRAWL-2: Str + Dex bonuses
         parts = {"str bonus": stats.bonuses.str_, "dex bonus": stats.bonuses.dex}
     else:
@@ -102,7 +103,7 @@ def attack_bonus(
         parts = {"skill ranks": weapon.ranks, f"{weapon.stat} bonus": stats.bonuses.of(weapon.stat)}
         if weapon.ab_bonus:
             parts["talents"] = weapon.ab_bonus
-    if params.get("half_ab"):  # NOV-CANCEL-2 (Default NOV-AMB-15): half, rounded down
+    if facts.half_ab:  # NOV-CANCEL-2 (Default NOV-AMB-15): half, rounded down
         whole = sum(parts.values())
         if whole > 0:
             parts["cancelled: half AB"] = whole // 2 - whole
@@ -110,7 +111,7 @@ def attack_bonus(
     parts.update(action_penalties(state, who, action))
     for e in who.effects_for("ab", state.round):
         parts[e.name] = e.value
-    if action.params.get("primary"):
+    if facts.primary:
         for e in who.effects_for("primary_attack", state.round):
             parts[e.name] = e.value  # NOV-BOON-3: Attack Boost on the primary attack
     return with_situational(parts, situational)
@@ -122,9 +123,11 @@ def action_penalties(
     """Modifiers on every roll made to act (Default NOV-AMB-27), and the wounded limb's
     penalty on an action that uses it (NOV-CALL-3)."""
     parts: dict[str, int] = {}
-    limb = who.limbs.get(action.params.get("limb", "")) if action is not None else None
+    limbs = marks_of(who).limbs
+    used = NovusAction.of(action).limb if action is not None else None
+    limb = limbs.get(used) if used is not None else None
     if limb is not None and limb.penalty:
-        parts[f"{action.params['limb']} wounded"] = limb.penalty
+        parts[f"{used} wounded"] = limb.penalty
     if who.has("dazed"):
         parts["dazed"] = DAZED_PENALTY  # NOV-COND-2: dazes do not stack
     for e in who.effects_for("act", state.round):

@@ -8,29 +8,27 @@ from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
+from domain.rulesystems.novus import events as ne
 from domain.rulesystems.novus import rounds
 from domain.rulesystems.novus.combat import stats_of
 from domain.rulesystems.novus.dice import Asking, open_2d10
+from domain.rulesystems.novus.state import encounter_marks_of
 from domain.state import CombatantState
 
 
 def gain_fate_point(ctx: Context, who: CombatantState, roll: Any, cause: int) -> None:
     """NOV-CORE-5, NOV-FATE-1: a Nova Roll gives its roller one Fate Point."""
     if "nova" in roll.flags:
-        ctx.emit(ev.FatePointGained, cause=cause, combatant=who.id, fate_points=1)
+        ctx.emit(ne.FatePointGained, cause=cause, combatant=who.id, fate_points=1)
 
 
 def roll_initiative(ctx: Context, cmd: c.RollInitiative) -> None:
     state = ctx.state
-    if state.declared:
+    if encounter_marks_of(state).declared:
         raise RuleViolation(
             "NOV-SEQ-2",
             "initiative is rolled in step 1, before anyone "
             "declares; a late joiner rolls next round (NOV-AMB-9)",
-        )
-    if cmd.tie_order is not None:
-        raise RuleViolation(
-            "NOV-INIT-5", "tie_order is a Wits field; enter an IP instead", field="tie_order"
         )
     due = rounds.needs_initiative(state)
     if cmd.combatant is not None:

@@ -3,21 +3,23 @@ NOV-RRI-1)."""
 
 from __future__ import annotations
 
-from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
 from domain.rulesystems.novus import actions as act
 from domain.rulesystems.novus import cancel, combat, rounds
+from domain.rulesystems.novus import commands as nc
+from domain.rulesystems.novus import events as ne
 from domain.rulesystems.novus.attacks import resolve_attack, spell_attack
 from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
+from domain.rulesystems.novus.state import NovusAction
 from domain.state import ActionState
 
 STABILISE_TN = 25  # NOV-HITS-3
 
 
-def resolve(ctx: Context, cmd: c.Resolve) -> None:
+def resolve(ctx: Context, cmd: nc.Resolve) -> None:
     current = rounds.step(ctx.state)
     rounds.require_points_spent(current)
     if current != "resolution":
@@ -38,7 +40,7 @@ def resolve(ctx: Context, cmd: c.Resolve) -> None:
         )
     if act.CATALOGUE[action.kind].attack:
         resolve_attack(ctx, action, cmd)
-    elif action.params.get("vs_def"):
+    elif NovusAction.of(action).vs_def:
         spell_attack(ctx, action, cmd)
     elif action.kind == "first_aid":
         first_aid(ctx, action, cmd)
@@ -50,8 +52,9 @@ def resolve(ctx: Context, cmd: c.Resolve) -> None:
 
 def _other(ctx: Context, action: ActionState) -> None:
     detail = {"ap": action.cost}
-    if "feet" in action.params:
-        detail["feet"] = action.params["feet"]
+    feet = NovusAction.of(action).feet
+    if feet is not None:
+        detail["feet"] = feet
     pos = ctx.emit(
         ev.ActionResolved,
         cause=action.origin,
@@ -69,7 +72,7 @@ def _other(ctx: Context, action: ActionState) -> None:
         )
 
 
-def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
+def first_aid(ctx: Context, action: ActionState, cmd: nc.Resolve) -> None:
     """Stabilise the dying at TN 25 (NOV-HITS-3), or close a wound at 15 + 3 × its rate
     (NOV-COND-1)."""
     state = ctx.state
@@ -79,7 +82,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     if patient.hits <= 0 and not patient.has("stabilised"):
         purpose, tn = "stabilise", STABILISE_TN
     elif patient.wounds:
-        wanted = action.params.get("wound")
+        wanted = NovusAction.of(action).wound
         wound = next((w for w in patient.wounds if w.position == wanted), patient.wounds[0])
         purpose, tn = "close wound", 15 + 3 * wound.rate
     else:
@@ -94,7 +97,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
         return
     computed = {
         "first aid": combat.stats_of(healer).first_aid,
-        **action.params.get("ab_mods", {}),  # e.g. −5 as a cancel's replacement
+        **NovusAction.of(action).ab_mods,  # e.g. −5 as a cancel's replacement
         **combat.action_penalties(state, healer, action),
     }
     mods = with_situational(computed, cmd.modifiers)
@@ -107,7 +110,7 @@ def first_aid(ctx: Context, action: ActionState, cmd: c.Resolve) -> None:
     roll = open_2d10(ctx.dice, "first_aid", mods, asking)
     success = roll.total >= tn  # NOV-CORE-1
     pos = ctx.emit(
-        ev.FirstAidRolled,
+        ne.FirstAidRolled,
         cause=action.origin,
         combatant=healer.id,
         target=patient.id,

@@ -10,8 +10,15 @@ from domain import commands as c
 from domain import events as ev
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
+from domain.rulesystems.novus import events as ne
 from domain.rulesystems.novus.actions import BASE_AP, HASTED_AP
 from domain.rulesystems.novus.combat import is_dead, is_dying
+from domain.rulesystems.novus.state import (
+    encounter_marks_of,
+    has_declared,
+    marks_of,
+    round_marks_of,
+)
 from domain.state import ActionState, CombatantState, EncounterState
 
 REROLL = "reroll_initiative"  # marks a combatant who prepared to reroll (NOV-RRI-1)
@@ -27,8 +34,9 @@ def effective_ip(state: EncounterState, who: CombatantState) -> int | None:
 def _rank(state: EncounterState, who: CombatantState) -> tuple[int, int, int, int]:
     """Sort key: highest IP first (NOV-RES-1); a holder acts at his chosen IP and first on
     ties (NOV-HOLD-2, -3); then higher raw 2d10, then entry order (Default NOV-AMB-8)."""
-    ip = who.hold_ip if who.hold_ip is not None else effective_ip(state, who) or 0
-    return (-ip, 0 if who.hold_ip is not None else 1, -(who.ip_raw or 0), who.entry)
+    held = round_marks_of(who).hold_ip
+    ip = held if held is not None else effective_ip(state, who) or 0
+    return (-ip, 0 if held is not None else 1, -(who.ip_raw or 0), who.entry)
 
 
 def resolution_order(state: EncounterState) -> list[CombatantState]:
@@ -46,7 +54,7 @@ def must_declare(who: CombatantState, state: EncounterState) -> bool:
     """Who still declares this round: ranked, alive, not stunned (NOV-COND-3)."""
     return (
         who.ip is not None
-        and who.id not in state.declared
+        and not has_declared(state, who)
         and not is_dead(who)
         and not who.has("stunned")
     )
@@ -130,13 +138,14 @@ def step(state: EncounterState) -> str:
     """Where the round stands, derived from the facts (NOV-SEQ-1)."""
     if not state.combatants:
         return "setup"
-    if not state.declared and needs_initiative(state):
+    marks = encounter_marks_of(state)
+    if not marks.declared and needs_initiative(state):
         return "initiative"
     if next_declarer(state) is not None:
         return "declaration"
-    if state.pending_boons is not None:
+    if marks.pending_boons is not None:
         return "boons"
-    if state.pending_snags is not None:
+    if marks.pending_snags is not None:
         return "snags"
     if queue(state):
         return "resolution"
@@ -160,9 +169,10 @@ def _base_ap(who: CombatantState) -> int:
 
 def ap_budget(state: EncounterState, who: CombatantState) -> int:
     """NOV-AP-2: 5 (10 Hasted) less the AP a multi-round action already took."""
-    if who.ap_budget is not None:
-        return who.ap_budget
-    return max(0, _base_ap(who) - who.ap_carried)
+    fixed = round_marks_of(who).ap_budget
+    if fixed is not None:
+        return fixed
+    return max(0, _base_ap(who) - marks_of(who).ap_carried)
 
 
 def still_owed(state: EncounterState, who: CombatantState) -> int:
@@ -170,7 +180,7 @@ def still_owed(state: EncounterState, who: CombatantState) -> int:
     next round, and so on round by round until the last is paid (a Heavy crossbow reload
     at budget 3 carries 7: 5 from the next round, then 2 from the round after). Asked
     before he declares, while `ap_carried` is still what this round owes."""
-    return max(0, who.ap_carried - _base_ap(who))
+    return max(0, marks_of(who).ap_carried - _base_ap(who))
 
 
 def upkeep(state: EncounterState, who: CombatantState) -> list[dict[str, Any]]:
@@ -234,7 +244,7 @@ def lose_blocked(ctx: Context, *, all_: bool = False) -> list[str]:
             break
         rule, reason = why.split(": ", 1)
         ctx.emit(
-            ev.ActionLost,
+            ne.ActionLost,
             combatant=action.combatant,
             action=action.id,
             kind=action.kind,
@@ -262,5 +272,5 @@ def end_round(ctx: Context, cmd: c.EndRound) -> None:
     for who in list(ctx.state.combatants.values()):
         for tick in upkeep(ctx.state, who):
             cause = tick.pop("cause")
-            ctx.emit(ev.UpkeepTicked, cause=cause, combatant=who.id, round=round_, **tick)
+            ctx.emit(ne.UpkeepTicked, cause=cause, combatant=who.id, round=round_, **tick)
     ctx.emit(ev.RoundEnded, round=round_, lost_actions=lost)

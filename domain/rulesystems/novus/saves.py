@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain import events as ev
 from domain.rulesystems.base import Context, with_situational
+from domain.rulesystems.novus import events as ne
 from domain.rulesystems.novus.combat import stats_of
 from domain.rulesystems.novus.dice import Asking, open_2d10
 from domain.rulesystems.novus.initiative import gain_fate_point
@@ -35,7 +35,7 @@ def roll_save(
     roll = open_2d10(ctx.dice, roll_name, mods, asking)
     saved = roll.total >= tn  # NOV-CORE-1: equal succeeds
     pos = ctx.emit(
-        ev.SaveRolled,
+        ne.SaveRolled,
         cause=cause,
         combatant=who.id,
         stat=stat,

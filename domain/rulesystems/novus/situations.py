@@ -5,10 +5,10 @@ NOV-FDEF-1..4, NOV-OFF-1, NOV-TWO-1, NOV-IMP-2, NOV-BRAWL-2..4, NOV-MNT-3..5, NO
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from domain.commands import ActionSpec
 from domain.errors import RuleViolation
+from domain.rulesystems.novus.commands import ActionSpec
+from domain.rulesystems.novus.state import NovusAction
 from domain.rulesystems.novus.stats import NovusStats, Weapon
 
 CALLED_SHOT_AB = {"arm": -4, "leg": -4, "head": -8}  # NOV-CALL-1
@@ -41,7 +41,7 @@ class Situation:
     def_: dict[str, int] = field(default_factory=dict)  # for the whole round
     ap: int = 0
     bd: dict[str, int] = field(default_factory=dict)
-    params: dict[str, Any] = field(default_factory=dict)
+    facts: NovusAction = field(default_factory=NovusAction)  # the action's, those it sets
 
 
 def brawling_ab(stats: NovusStats) -> int:
@@ -57,8 +57,8 @@ def situation(spec: ActionSpec, stats: NovusStats, weapon: Weapon | None) -> Sit
     s = Situation()
     if spec.called_shot:  # NOV-CALL-1
         s.ab[f"called shot: {spec.called_shot}"] = CALLED_SHOT_AB[spec.called_shot]
-        s.params["called_shot"] = spec.called_shot
-        s.params["location"] = spec.location or spec.called_shot
+        s.facts.called_shot = spec.called_shot
+        s.facts.location = spec.location or spec.called_shot
     if spec.direction != "front":  # NOV-CZ-2
         s.ab[spec.direction] = DIRECTION_AB[spec.direction]
     if spec.defensive:
@@ -76,15 +76,15 @@ def situation(spec: ActionSpec, stats: NovusStats, weapon: Weapon | None) -> Sit
         s.bd["two hands"] = TWO_HANDS_BD
     if spec.improvised:  # NOV-IMP-2 (Default NOV-AMB-36 without a resembled weapon)
         skill = max(brawling_ab(stats), weapon_ab(stats, weapon) if weapon else -99)
-        s.params["improvised_ab"] = skill
+        s.facts.improvised_ab = skill
         s.ab["improvised"] = IMPROVISED
-        s.params["improvised"] = True
+        s.facts.improvised = True
     if spec.mounted and spec.kind != "mounted_charge":  # NOV-MNT-3..5
         ab, def_ = MOUNTED[(stats.mounted_combat >= 1, spec.foe_mounted)]
         s.ab["mounted"] = ab
         s.def_["mounted"] = def_
         s.ap += MOUNTED_AP[stats.mounted_combat]
-        s.params["riding_tn"] = MOUNT_TN[stats.mount_trained]
+        s.facts.riding_tn = MOUNT_TN[stats.mount_trained]
     if spec.kind == "mounted_charge":
         _charge(spec, stats, s)
     return s
@@ -114,7 +114,7 @@ def _fighting_defensively(
         )
     s.ab["fighting defensively"] = -spec.defensive
     s.def_["fighting defensively"] = spec.defensive // 2
-    s.params["defensive"] = spec.defensive
+    s.facts.defensive = spec.defensive
 
 
 def _charge(spec: ActionSpec, stats: NovusStats, s: Situation) -> None:
@@ -130,12 +130,12 @@ def _charge(spec: ActionSpec, stats: NovusStats, s: Situation) -> None:
             field="actions.pace",
         )
     if pace >= 2:
-        s.params["riding_tn"] = spec.riding_tn or CHARGE_TN[pace]
+        s.facts.riding_tn = spec.riding_tn or CHARGE_TN[pace]
         if spec.mount_fast:  # NOV-MCH-3: only faster than a human, and at 2× or more
-            s.params["charge_damage"] = CHARGE_DAMAGE * pace
+            s.facts.charge_damage = CHARGE_DAMAGE * pace
     else:  # Default NOV-AMB-23: below 2× the Mounted Combat roll stands in
-        s.params["riding_tn"] = MOUNT_TN[stats.mount_trained]
-    s.params["pace"] = pace
+        s.facts.riding_tn = MOUNT_TN[stats.mount_trained]
+    s.facts.pace = pace
 
 
 MULTI_ATTACK_AP = 5  # NOV-AP-1 "Multiple Weapon Attacks in 1 round" (Default NOV-AMB-13)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain import commands as c
-from domain import events as ev
 from domain.dice import Ask, roll_plain
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
 from domain.rulesystems.novus import combat
-from domain.state import PendingPoints
+from domain.rulesystems.novus import commands as nc
+from domain.rulesystems.novus import events as ne
+from domain.rulesystems.novus.state import PendingPoints
 
 STRAINED_ROUNDS = 120  # 10 minutes of 5-second rounds (NOV-SNAG-2)
 
@@ -45,42 +45,12 @@ TABLE: dict[str, Snag] = {
 
 
 def record(
-    ctx: Context, pending: PendingPoints, specs: list[c.SnagSpec]
-) -> tuple[int, list[tuple[Snag, c.SnagSpec]]]:
+    ctx: Context, pending: PendingPoints, specs: list[nc.SnagSpec]
+) -> tuple[int, list[tuple[Snag, nc.SnagSpec]]]:
     """NOV-SNAG-1: spent at once (the player picks, the GM approves by sending them);
     records SnagsSpent and the harm a snag does to the roller; returns its position and the
     snags chosen (a friend's hit is rolled by the attack module)."""
-    chosen: list[tuple[Snag, c.SnagSpec]] = []
-    for spec in specs:
-        snag = TABLE.get(spec.name)
-        if snag is None:
-            raise RuleViolation(
-                "NOV-SNAG-1",
-                f"unknown Snag {spec.name!r}; known: {', '.join(TABLE)}",
-                field="snags",
-            )
-        if any(s.name == snag.name for s, _ in chosen):
-            raise RuleViolation("NOV-SNAG-1", f"{snag.label} is taken once", field="snags")
-        if snag.name == "hit_friend":
-            if spec.target is None or spec.target == pending.target:
-                raise RuleViolation(
-                    "NOV-SNAG-2", "name the nearest friend to be hit (target)", field="snags.target"
-                )
-            friend = ctx.state.combatant(spec.target)
-            roller = ctx.state.combatants[pending.combatant]
-            if friend.id == roller.id or combat.is_dead(friend):
-                raise RuleViolation(
-                    "NOV-SNAG-2", "the nearest friend is someone else, alive", field="snags.target"
-                )
-            if friend.side != roller.side:
-                raise RuleViolation(
-                    "NOV-SNAG-2", f"{friend.name} is not on the roller's side", field="snags.target"
-                )
-        if snag.name == "spell_backlash" and spec.spell_points is None:
-            raise RuleViolation(
-                "NOV-SNAG-2", "spell backlash needs the spell's points", field="snags.spell_points"
-            )
-        chosen.append((snag, spec))
+    chosen = _chosen(ctx, pending, specs)
     cost = sum(s.cost for s, _ in chosen)
     if cost > pending.points:
         raise RuleViolation(
@@ -103,7 +73,7 @@ def record(
             }
         )
     at = ctx.emit(
-        ev.SnagsSpent,
+        ne.SnagsSpent,
         cause=pending.attack,
         combatant=who.id,
         points=pending.points,
@@ -124,7 +94,50 @@ def record(
     return at, chosen
 
 
-def _harm(ctx: Context, pending: PendingPoints, snag: Snag, spec: c.SnagSpec, at: int) -> None:
+def _chosen(
+    ctx: Context, pending: PendingPoints, specs: list[nc.SnagSpec]
+) -> list[tuple[Snag, nc.SnagSpec]]:
+    """The Snags asked for, each from the table, once, with what it needs (NOV-SNAG-1, -2)."""
+    chosen: list[tuple[Snag, nc.SnagSpec]] = []
+    for spec in specs:
+        snag = TABLE.get(spec.name)
+        if snag is None:
+            raise RuleViolation(
+                "NOV-SNAG-1",
+                f"unknown Snag {spec.name!r}; known: {', '.join(TABLE)}",
+                field="snags",
+            )
+        if any(s.name == snag.name for s, _ in chosen):
+            raise RuleViolation("NOV-SNAG-1", f"{snag.label} is taken once", field="snags")
+        if snag.name == "hit_friend":
+            _check_friend(ctx, pending, spec)
+        if snag.name == "spell_backlash" and spec.spell_points is None:
+            raise RuleViolation(
+                "NOV-SNAG-2", "spell backlash needs the spell's points", field="snags.spell_points"
+            )
+        chosen.append((snag, spec))
+    return chosen
+
+
+def _check_friend(ctx: Context, pending: PendingPoints, spec: nc.SnagSpec) -> None:
+    """NOV-SNAG-2: Hit the nearest friend names him: someone else on the roller's side, alive."""
+    if spec.target is None or spec.target == pending.target:
+        raise RuleViolation(
+            "NOV-SNAG-2", "name the nearest friend to be hit (target)", field="snags.target"
+        )
+    friend = ctx.state.combatant(spec.target)
+    roller = ctx.state.combatants[pending.combatant]
+    if friend.id == roller.id or combat.is_dead(friend):
+        raise RuleViolation(
+            "NOV-SNAG-2", "the nearest friend is someone else, alive", field="snags.target"
+        )
+    if friend.side != roller.side:
+        raise RuleViolation(
+            "NOV-SNAG-2", f"{friend.name} is not on the roller's side", field="snags.target"
+        )
+
+
+def _harm(ctx: Context, pending: PendingPoints, snag: Snag, spec: nc.SnagSpec, at: int) -> None:
     """NOV-SNAG-2: the snags that hurt the roller."""
     who = ctx.state.combatants[pending.combatant]
     stats = combat.stats_of(who)

@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulesystems.novus import combat, rounds
+from domain.rulesystems.novus.state import (
+    encounter_marks_of,
+    has_declared,
+    marks_of,
+    round_marks_of,
+)
 from domain.state import CombatantState, EncounterState
 from domain.visibility import HealthState, described
 
@@ -21,6 +27,7 @@ def health_state(state: EncounterState, who: CombatantState) -> HealthState:
 def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     budget = rounds.ap_budget(state, who)
     dead = combat.is_dead(who)
+    lasting, this_round = marks_of(who), round_marks_of(who)
     return {
         "id": who.id,
         "name": who.name,
@@ -36,26 +43,27 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "conditions": {k: v.count for k, v in who.conditions.items()},
         "modifiers": [e.model_dump() for e in who.effects if e.in_force(state.round)],
         "ap_budget": budget,
-        "ap_spent": who.ap_spent,
-        "action_points_left": budget - who.ap_spent,
-        "ap_carried": who.ap_carried,
-        "fate_points": who.fate_points,
+        "ap_spent": this_round.ap_spent,
+        "action_points_left": budget - this_round.ap_spent,
+        "ap_carried": lasting.ap_carried,
+        "fate_points": lasting.fate_points,
         "def": combat.defense(state, who)["def"],
         "helpless": combat.is_helpless(who) and not dead,
         "dying": combat.is_dying(who),
         "dead": dead,
         "down": who.hits <= 0,
-        "declared": who.id in state.declared,
+        "declared": has_declared(state, who),
         "control_zone_ft": combat.control_zone(who),
-        "limbs": {k: v.model_dump() for k, v in who.limbs.items()},
-        "hold_ip": who.hold_ip,
+        "limbs": {k: v.model_dump() for k, v in lasting.limbs.items()},
+        "hold_ip": this_round.hold_ip,
     }
 
 
 def _acting(state: EncounterState, step: str, nxt: Any, pending: list[Any]) -> str | None:
     """Whose move it is: who spends the points of a roll waiting for them, else the next
     to declare, else the one whose action resolves next."""
-    waiting = state.pending_boons or state.pending_snags
+    marks = encounter_marks_of(state)
+    waiting = marks.pending_boons or marks.pending_snags
     if waiting is not None:
         return waiting.combatant
     if step == "declaration" and nxt is not None:
@@ -67,6 +75,7 @@ def _acting(state: EncounterState, step: str, nxt: Any, pending: list[Any]) -> s
 
 def novus_view(state: EncounterState) -> dict[str, Any]:
     step = rounds.step(state)
+    marks = encounter_marks_of(state)
     nxt = rounds.next_declarer(state)
     pending = rounds.queue(state)
     return {
@@ -76,8 +85,8 @@ def novus_view(state: EncounterState) -> dict[str, Any]:
         "next_to_declare": nxt.id if nxt and step == "declaration" else None,
         "next_to_resolve": pending[0].id if pending and step == "resolution" else None,
         "acting": _acting(state, step, nxt, pending),
-        "pending_boons": state.pending_boons.model_dump() if state.pending_boons else None,
-        "pending_snags": state.pending_snags.model_dump() if state.pending_snags else None,
+        "pending_boons": marks.pending_boons.model_dump() if marks.pending_boons else None,
+        "pending_snags": marks.pending_snags.model_dump() if marks.pending_snags else None,
         "order": [c.id for c in rounds.resolution_order(state)],
         "combatants": [combatant_view(state, c) for c in state.combatants.values()],
         "actions": [a.model_dump() for a in pending],

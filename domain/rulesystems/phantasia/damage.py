@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import events as ev
 from domain.dice import Ask, roll_plain
 from domain.rulesystems.base import Context
+from domain.rulesystems.phantasia import events as pe
 from domain.rulesystems.phantasia import statuses
 from domain.rulesystems.phantasia.checks import roll_check
+from domain.rulesystems.phantasia.reasons import Said, part, said
 from domain.rulesystems.phantasia.record import end_status, record_check, record_status
+from domain.rulesystems.phantasia.state import StatusData
 from domain.rulesystems.phantasia.turns import check_parts, moment, stats_of
 from domain.state import CombatantState
 
@@ -31,6 +33,7 @@ def compute(
     reduction: dict[str, int] | None = None,
     element: str | None = None,
     double_if_unconscious: bool = True,
+    coded: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """PHA-DMG-11 (Default PHA-AMB-17): (1) roll and add; (2) × the doubling factor, 1 + the
     number of doubling effects (PHA-DMG-6: two give ×3, not ×4); (3) each halving rounded
@@ -41,12 +44,14 @@ def compute(
     if double_if_unconscious and statuses.active(who, "unconscious") and not who.has("dead"):
         doublings.append("unconscious (PHA-DTH-3)")
     affinity = stats.elements.get(element) if element else None  # type: ignore[call-overload]
-    if affinity == "vulnerability":  # PHA-DMG-7, PHA-FOE-6
-        doublings.append(f"vulnerable to {element} (PHA-DMG-7)")
-    if affinity == "resistance":
-        halvings.append(f"resistant to {element} (PHA-DMG-7)")
+    coded = dict(coded or {})  # the parts written with figures: their codes, for the log
+    if affinity in ("vulnerability", "resistance"):  # PHA-DMG-7, PHA-FOE-6
+        worse = affinity == "vulnerability"
+        text, said_as = part("vulnerable" if worse else "resistant", element=element)
+        (doublings if worse else halvings).append(text)
+        coded[text] = said_as
     if who.has("petrified"):  # PHA-STS-15, Default PHA-AMB-36
-        harmed_by = who.conditions["petrified"].data.get("harmed_by")
+        harmed_by = StatusData.of(who.conditions["petrified"]).harmed_by
         if harmed_by is not None and harmed_by == (element or "weapons"):
             halvings.append("petrified (PHA-AMB-36)")
         else:
@@ -66,6 +71,8 @@ def compute(
         "halvings": halvings,
         "reduction": reduction or {},
     }
+    if coded:
+        breakdown["said"] = coded
     if affinity == "immunity":
         breakdown["immune"] = element or "petrified"
         amount = 0
@@ -89,6 +96,7 @@ def suffer(
     halvings: list[str] | None = None,
     reduction: dict[str, int] | None = None,
     element: str | None = None,
+    coded: dict[str, Any] | None = None,
 ) -> int | None:
     """Damage through the pipeline, then its consequences; returns the position of the
     damage (or heal) event, None when nothing was dealt."""
@@ -106,6 +114,7 @@ def suffer(
         reduction=reduction,
         element=element,
         double_if_unconscious=not parts.get("not doubled"),
+        coded=coded,
     )
     breakdown["rule"] = rule
     if "multiplied" in parts:  # PHA-DMG-4: the dice rolled × the level, for the log
@@ -113,7 +122,7 @@ def suffer(
     if breakdown.get("heals"):
         heal = min(breakdown["heals"], max(0, who.max_hits - who.hits))  # never above max
         at = ctx.emit(
-            ev.Healed,
+            pe.Healed,
             cause=cause,
             combatant=who.id,
             amount=heal,
@@ -121,7 +130,7 @@ def suffer(
             hits_after=who.hits + heal,
             parts=numbers,
             rolls=rolls or {},  # the damage dice drawn stay on the record
-            reason=f"affinity to {breakdown['absorbed']}: the damage heals (PHA-DMG-7)",
+            **said("affinity_heals", element=breakdown["absorbed"]),
         )
         wake_if_healed(ctx, who.id, at)
         return at
@@ -136,6 +145,7 @@ def suffer(
 
 
 def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> None:
+    """What damage does to him: a death check, unconsciousness, waking, concentration."""
     who = ctx.state.combatants[combatant]
     if was_down:  # PHA-DTH-3: a new death check for each instance
         death_check(
@@ -153,30 +163,35 @@ def after_damage(ctx: Context, combatant: str, cause: int, was_down: bool) -> No
             cause=cause,
             combatant=who.id,
             status="asleep",
-            reason="he took damage (PHA-STS-17)",
+            reason=said("took_damage"),
         )
-    if who.marks.get("sustaining") and not who.has("dead"):
-        power = who.marks["sustaining"]
-        check = roll_check(
-            ctx,
-            "concentration",
-            check_parts(who, "vit"),
-            statuses.die_for(who, "vit"),
-            by=who.id,
-            says=(
-                f"{who.name} is hurt while sustaining {power}: VIT check to keep it up",
-                f"{who.name} recibe daño mientras mantiene {power}: chequeo de VIT para mantenerlo",
-            ),
-        )
-        record_check(
-            ctx,
-            cause=cause,
-            combatant=who.id,
-            purpose="concentration",
-            characteristic="vit",
-            check={**check, "power": who.marks["sustaining"]},
-            spent=None,
-        )
+    if who.marks.sustaining is not None and not who.has("dead"):
+        _keep_concentration(ctx, who, who.marks.sustaining, cause)
+
+
+def _keep_concentration(ctx: Context, who: CombatantState, power: str, cause: int) -> None:
+    """PHA-CONC-1: hurt while he sustains a power, a VIT check keeps it up (the fold drops
+    it on a failure)."""
+    check = roll_check(
+        ctx,
+        "concentration",
+        check_parts(who, "vit"),
+        statuses.die_for(who, "vit"),
+        by=who.id,
+        says=(
+            f"{who.name} is hurt while sustaining {power}: VIT check to keep it up",
+            f"{who.name} recibe daño mientras mantiene {power}: chequeo de VIT para mantenerlo",
+        ),
+    )
+    record_check(
+        ctx,
+        cause=cause,
+        combatant=who.id,
+        purpose=said("concentration"),
+        characteristic="vit",
+        check={**check, "power": power},
+        spent=None,
+    )
 
 
 def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
@@ -189,9 +204,9 @@ def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
             cause=cause,
             combatant=who.id,
             status="unconscious",
-            reason="PV ≤ 0 (PHA-DTH-2)",  # no figure: players may not read his PV
+            reason=said("down"),  # no figure: players may not read his PV
         )
-    lie_prone(ctx, who.id, cause, "unconscious (PHA-STS-8)")
+    lie_prone(ctx, who.id, cause, said("lies_down", status="unconscious", rule="PHA-STS-8"))
     death_check(
         ctx,
         who.id,
@@ -200,7 +215,7 @@ def fall_unconscious(ctx: Context, combatant: str, cause: int) -> None:
     )
 
 
-def lie_prone(ctx: Context, combatant: str, cause: int | None, reason: str) -> None:
+def lie_prone(ctx: Context, combatant: str, cause: int | None, reason: str | Said) -> None:
     who = ctx.state.combatants[combatant]
     if not who.has("prone"):
         record_status(
@@ -237,7 +252,7 @@ def death_check(
     roll = roll_plain(ctx.dice, "death", 1, DEATH_DIE, ask)
     dies = roll.dice_total <= negative
     checked = ctx.emit(
-        ev.DeathChecked,
+        pe.DeathChecked,
         cause=cause,
         combatant=who.id,
         rolls={"death": roll.to_dict()},
@@ -252,7 +267,7 @@ def death_check(
             cause=checked,
             combatant=who.id,
             status="dead",
-            reason=f"death check d100 {roll.dice_total} (PHA-DTH-2)",
+            reason=said("death_check", face=roll.dice_total),
         )
     if not dies and reroll and who.has("dead"):
         end_status(
@@ -260,7 +275,7 @@ def death_check(
             cause=checked,
             combatant=who.id,
             status="dead",
-            reason="the re-rolled death check passed (PHA-DTH-6)",
+            reason=said("death_reroll_passed"),
         )
     return dies
 
@@ -274,5 +289,5 @@ def wake_if_healed(ctx: Context, combatant: str, cause: int) -> None:
             cause=cause,
             combatant=who.id,
             status="unconscious",
-            reason="PV ≥ 1 (PHA-DTH-5)",
+            reason=said("healed_pv"),
         )

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import events as ev
 from domain.rulesystems.base import Context
+from domain.rulesystems.phantasia import events as pe
 from domain.rulesystems.phantasia import statuses
 from domain.rulesystems.phantasia.checks import rolls_of
+from domain.rulesystems.phantasia.reasons import Said, purpose_of, reason_of, said
 from domain.rulesystems.phantasia.turns import acting
+from domain.state import CombatantState, EncounterState
 
 
 def record_check(
     ctx: Context,
     *,
     combatant: str,
-    purpose: str,
+    purpose: str | Said,
     characteristic: str,
     check: dict[str, Any],
     spent: dict[str, Any] | None = None,
@@ -23,10 +25,10 @@ def record_check(
 ) -> int:
     """CheckRolled, with the roll where audit, exports and statistics read it."""
     return ctx.emit(
-        ev.CheckRolled,
+        pe.CheckRolled,
         cause=cause,
         combatant=combatant,
-        purpose=purpose,
+        **purpose_of(purpose),
         characteristic=characteristic,
         check=check,
         rolls=rolls_of(check),
@@ -39,7 +41,7 @@ def record_status(
     *,
     combatant: str,
     status: str,
-    reason: str,
+    reason: str | Said,
     kind: str | None = None,
     turns: int | None = None,
     data: dict[str, Any] | None = None,
@@ -52,31 +54,36 @@ def record_status(
     kind = kind or status
     defaults: dict[str, Any] = {
         "kind": statuses.spec(kind)["kind"],
-        "since_turn": who.marks.get("turn", 0),
+        "since_turn": who.marks.turn,
     }
-    now = acting(state)
-    if (
-        now is not None
-        and now.id in who.marks.get("simultaneous", [])
-        and who.marks.get("done_round") != state.round
-    ):  # PHA-INIT-3 (Default PHA-AMB-8): it takes hold once his own turn is over
-        defaults.update(deferred=True, since_turn=who.marks.get("turn", 0) + 1)
+    if _deferred(state, who):  # PHA-INIT-3 (Default PHA-AMB-8)
+        defaults.update(deferred=True, since_turn=who.marks.turn + 1)
     return ctx.emit(
-        ev.StatusApplied,
+        pe.StatusApplied,
         cause=cause,
         combatant=combatant,
         status=status,
         kind=kind,
         turns=turns,
         data={**defaults, **(data or {})},
-        reason=reason,
+        **reason_of(reason),
     )
 
 
+def _deferred(state: EncounterState, who: CombatantState) -> bool:
+    """PHA-INIT-3 (Default PHA-AMB-8): acting at the same time as the one whose turn it is,
+    his own turn not over yet, what befalls him takes hold once his turn is over."""
+    now = acting(state)
+    together = who.marks.simultaneous
+    return now is not None and now.id in together and who.marks.done_round != state.round
+
+
 def end_status(
-    ctx: Context, *, combatant: str, status: str, reason: str, cause: int | None = None
+    ctx: Context, *, combatant: str, status: str, reason: str | Said, cause: int | None = None
 ) -> int:
-    return ctx.emit(ev.StatusEnded, cause=cause, combatant=combatant, status=status, reason=reason)
+    return ctx.emit(
+        pe.StatusEnded, cause=cause, combatant=combatant, status=status, **reason_of(reason)
+    )
 
 
 def offensive_action_taken(ctx: Context, combatant: str, cause: int) -> None:
@@ -88,5 +95,5 @@ def offensive_action_taken(ctx: Context, combatant: str, cause: int) -> None:
             cause=cause,
             combatant=combatant,
             status="invisible",
-            reason="an offensive action ends it (PHA-STS-9)",
+            reason=said("offensive_action"),
         )

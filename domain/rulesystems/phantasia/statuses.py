@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.rulesystems.phantasia.state import StatusData
 from domain.state import CombatantState
 
 ALL = ("at", "df", "am", "dm")
@@ -161,8 +162,8 @@ def spec(status: str) -> dict[str, Any]:
 
 
 def kind_of(who: CombatantState, name: str) -> str:
-    cond = who.conditions[name]
-    return str(cond.data.get("kind") or spec(cond.data.get("status", name))["kind"])
+    data = StatusData.of(who.conditions[name])
+    return str(data.kind or spec(data.status_or(name))["kind"])
 
 
 def beneficial(who: CombatantState) -> list[str]:
@@ -172,7 +173,7 @@ def beneficial(who: CombatantState) -> list[str]:
     return [
         n
         for n, cond in who.conditions.items()
-        if kind_of(who, n) == "beneficial" and not cond.data.get("item")
+        if kind_of(who, n) == "beneficial" and not StatusData.of(cond).item
     ]
 
 
@@ -187,14 +188,15 @@ def modifiers(who: CombatantState, figure: str) -> dict[str, int]:
     worst: tuple[int, str] | None = None
     plain: dict[str, int] = {}
     for name, cond in who.conditions.items():
-        if cond.data.get("deferred"):
+        data = StatusData.of(cond)
+        if data.deferred:
             continue  # PHA-INIT-3: a simultaneous partner's result, not yet in force
-        status = cond.data.get("status", name)
-        mods = cond.data.get("modifiers") or spec(status).get("mods", {})
+        status = data.status_or(name)
+        mods = data.modifiers or spec(status).get("mods", {})
         value = int(mods.get(figure, 0))
         if not value:
             continue
-        if spec(status).get("not_magic") or cond.data.get("item"):
+        if spec(status).get("not_magic") or data.item:
             plain[name] = value
         elif value > 0 and (best is None or value > best[0]):
             best = (value, name)
@@ -211,7 +213,7 @@ def die_for(who: CombatantState, what: str) -> int:
     """PHA-CHK-3: 1d20 instead of 1d12 when a status says so (Weakness: AT, DF, AM, DM;
     Curse: characteristic checks, Default PHA-AMB-16)."""
     for name, cond in who.conditions.items():
-        if what in spec(cond.data.get("status", name)).get("d20", ()) and active(who, name):
+        if what in spec(StatusData.of(cond).status_or(name)).get("d20", ()) and active(who, name):
             return 20
     return 12
 
@@ -226,4 +228,4 @@ def active(who: CombatantState, name: str) -> bool:
     """He has the status and it is in force: not a result of a simultaneous partner's turn
     still waiting for his own to end (PHA-INIT-3, Default PHA-AMB-8)."""
     cond = who.conditions.get(name)
-    return cond is not None and not cond.data.get("deferred")
+    return cond is not None and not StatusData.of(cond).deferred

@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
+
+from pydantic import BaseModel
 
 from domain import commands as c
 from domain.rulesystems.base import Choice, Context, RuleSystem
-from domain.rulesystems.phantasia import actions, attacks, choices, statuses, turns, upkeep
+from domain.rulesystems.phantasia import (
+    actions,
+    attacks,
+    choices,
+    contests,
+    damage_rolls,
+    fold,  # noqa: F401  (registers its handlers)
+    fumbles,
+    initiative,
+    jumps,
+    points,
+    status_changes,
+    statuses,
+    turns,
+    upkeep,
+)
+from domain.rulesystems.phantasia import commands as ph
 from domain.rulesystems.phantasia import view as phantasia_views
+from domain.rulesystems.phantasia.narrative import LINES
 from domain.rulesystems.phantasia.record import end_status
+from domain.rulesystems.phantasia.refusals import refused
+from domain.rulesystems.phantasia.state import PhantasiaMarks
 from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats
+from domain.rulesystems.phantasia.table import TABLE
 from domain.rulesystems.phantasia.view import phantasia_view
+from domain.rulesystems.phantasia.view_model import PhantasiaEncounter
 from domain.state import CombatantState, EncounterState
 from domain.visibility import HEALTH_WORDS, HealthState
 
@@ -128,12 +152,49 @@ CATALOGUE = [
 class PhantasiaRules(RuleSystem):
     name = "phantasia"
     title = "PHANTÄSIA"
+    table = TABLE  # how the web table presents it (its table.py)
     hits_word = "PV"
     languages = ("en", "es")
     health_figures = phantasia_views.HEALTH_FIGURES
+    view_model = PhantasiaEncounter
+    marks_model = PhantasiaMarks  # what it keeps of a combatant (its state.py)
+    # a command it has a handler for only to refuse it, and why (the reference page says so)
+    refused: ClassVar[dict[str, str]] = {
+        "set_modifier": "PHA-STK-1: use `apply_status` or `modifiers`"
+    }
     stats_model = PhantasiaStats
     options_model = PhantasiaOptions
-    shared_initiative = True  # a group's one roll, simultaneous turns (PHA-INIT-1, -3)
+    commands = (
+        ph.RollInitiative,
+        c.EndTurn,
+        ph.DeclareSurprise,
+        ph.StartTurn,
+        ph.AttackCheck,
+        ph.RollDamage,
+        ph.RollFumble,
+        ph.Check,
+        ph.Contest,
+        ph.Act,
+        ph.ApplyStatus,
+        ph.SetLoad,
+        ph.Jump,
+        ph.Fall,
+        ph.Heal,
+        ph.SpendPhantasiaPoint,
+        ph.AwardPhantasiaPoint,
+        ph.AdjustPm,
+    )
+    rolls = ph.ROLLS
+    # the narrator's judgements and awards (PHA-SURP-1, PHA-STS-0, PHA-PP-1, PHA-PM-4,
+    # PHA-WPN-7), and what happens to a character from outside
+    gm_commands = frozenset(
+        {"declare_surprise", "apply_status", "award_phantasia_point", "adjust_pm", "set_load"}
+        | {"fall", "heal"}
+    )
+    # the narrator orders a tie, lets it act at once, groups his enemies (PHA-INIT-1, -3)
+    gm_entered: ClassVar[dict[str, tuple[str, ...]]] = {
+        "roll_initiative": ("tie_order", "group", "simultaneous")
+    }
     conditions: ClassVar[frozenset[str]] = statuses.NAMES
 
     def hits_of(self, model: PhantasiaStats) -> tuple[dict[str, Any], int, int]:
@@ -151,7 +212,7 @@ class PhantasiaRules(RuleSystem):
                 name: {k: v for k, v in spec.items() if k in ("es", "kind", "rule", "mods")}
                 for name, spec in statuses.STATUSES.items()
             },
-            "fumble_table": attacks.FUMBLES,
+            "fumble_table": fumbles.FUMBLES,
         }
 
     def acting_for(self, state: EncounterState, command: Any) -> str | None:
@@ -160,13 +221,17 @@ class PhantasiaRules(RuleSystem):
         named = super().acting_for(state, command)
         if named is not None:  # a command that names its combatant acts for him
             return named
-        if isinstance(command, c.RollDamage | c.RollFumble):
+        if isinstance(command, ph.RollDamage | ph.RollFumble):
             open_attack = attacks.pending_attack(state)
             return open_attack.combatant if open_attack else None
-        if isinstance(command, c.StartTurn):
+        if isinstance(command, ph.StartTurn):
             up = turns.next_up(state)
             return up.id if up else None
         return None
+
+    def tell(self, event: Any, state: EncounterState, lang: str) -> str | None:
+        """The book's log line (its narrative module), in a language it is read in."""
+        return LINES.tell(event, state, lang) if lang in self.languages else None
 
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         return phantasia_views.health_state(state, who)
@@ -180,66 +245,89 @@ class PhantasiaRules(RuleSystem):
     def overrides(self, state: EncounterState) -> list[dict[str, Any]]:
         return choices.overrides(state, super().overrides(state))
 
-    def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
-        turns.place(ctx, cmd)
+    def handlers(self) -> dict[type[BaseModel], Callable[[Context, Any], Any]]:
+        return {
+            **super().handlers(),
+            ph.RollInitiative: self.on_roll_initiative,
+            ph.DeclareSurprise: self.on_declare_surprise,
+            ph.StartTurn: self.on_start_turn,
+            c.EndTurn: self.on_end_turn,
+            ph.AttackCheck: self.on_attack_check,
+            ph.RollDamage: self.on_roll_damage,
+            ph.RollFumble: self.on_roll_fumble,
+            ph.Check: self.on_check,
+            ph.Contest: self.on_contest,
+            ph.Act: self.on_act,
+            ph.ApplyStatus: self.on_apply_status,
+            ph.SetLoad: self.on_set_load,
+            ph.Jump: self.on_jump,
+            ph.Fall: self.on_fall,
+            ph.Heal: self.on_heal,
+            ph.SpendPhantasiaPoint: self.on_spend_phantasia_point,
+            ph.AwardPhantasiaPoint: self.on_award_phantasia_point,
+            ph.AdjustPm: self.on_adjust_pm,
+        }
 
-    def on_declare_surprise(self, ctx: Context, cmd: c.DeclareSurprise) -> None:
-        turns.declare_surprise(ctx, cmd)
+    def on_roll_initiative(self, ctx: Context, cmd: ph.RollInitiative) -> None:
+        initiative.place(ctx, cmd)
 
-    def on_start_turn(self, ctx: Context, cmd: c.StartTurn) -> None:
+    def on_declare_surprise(self, ctx: Context, cmd: ph.DeclareSurprise) -> None:
+        initiative.declare_surprise(ctx, cmd)
+
+    def on_start_turn(self, ctx: Context, cmd: ph.StartTurn) -> None:
         upkeep.start_turn(ctx, cmd)
 
     def on_end_turn(self, ctx: Context, cmd: c.EndTurn) -> None:
         upkeep.end_turn(ctx, cmd)
 
-    def on_attack_check(self, ctx: Context, cmd: c.AttackCheck) -> None:
+    def on_attack_check(self, ctx: Context, cmd: ph.AttackCheck) -> None:
         attacks.attack_check(ctx, cmd)
 
-    def on_roll_damage(self, ctx: Context, cmd: c.RollDamage) -> None:
-        attacks.roll_damage(ctx, cmd)
+    def on_roll_damage(self, ctx: Context, cmd: ph.RollDamage) -> None:
+        damage_rolls.roll_damage(ctx, cmd)
 
-    def on_roll_fumble(self, ctx: Context, cmd: c.RollFumble) -> None:
-        attacks.roll_fumble(ctx, cmd)
+    def on_roll_fumble(self, ctx: Context, cmd: ph.RollFumble) -> None:
+        fumbles.roll_fumble(ctx, cmd)
 
-    def on_check(self, ctx: Context, cmd: c.Check) -> None:
-        actions.check(ctx, cmd)
+    def on_check(self, ctx: Context, cmd: ph.Check) -> None:
+        contests.check(ctx, cmd)
 
-    def on_contest(self, ctx: Context, cmd: c.Contest) -> None:
-        actions.contest(ctx, cmd)
+    def on_contest(self, ctx: Context, cmd: ph.Contest) -> None:
+        contests.contest(ctx, cmd)
 
-    def on_act(self, ctx: Context, cmd: c.Act) -> None:
+    def on_act(self, ctx: Context, cmd: ph.Act) -> None:
         actions.act(ctx, cmd)
 
-    def on_apply_status(self, ctx: Context, cmd: c.ApplyStatus) -> None:
-        actions.apply_status(ctx, cmd)
+    def on_apply_status(self, ctx: Context, cmd: ph.ApplyStatus) -> None:
+        status_changes.apply_status(ctx, cmd)
 
-    def on_set_load(self, ctx: Context, cmd: c.SetLoad) -> None:
-        actions.set_load(ctx, cmd)
+    def on_set_load(self, ctx: Context, cmd: ph.SetLoad) -> None:
+        status_changes.set_load(ctx, cmd)
 
-    def on_jump(self, ctx: Context, cmd: c.Jump) -> None:
-        actions.jump(ctx, cmd)
+    def on_jump(self, ctx: Context, cmd: ph.Jump) -> None:
+        jumps.jump(ctx, cmd)
 
-    def on_fall(self, ctx: Context, cmd: c.Fall) -> None:
-        actions.fall(ctx, cmd)
+    def on_fall(self, ctx: Context, cmd: ph.Fall) -> None:
+        jumps.fall(ctx, cmd)
 
-    def on_heal(self, ctx: Context, cmd: c.Heal) -> None:
-        actions.heal(ctx, cmd)
+    def on_heal(self, ctx: Context, cmd: ph.Heal) -> None:
+        points.heal(ctx, cmd)
 
-    def on_spend_phantasia_point(self, ctx: Context, cmd: c.SpendPhantasiaPoint) -> None:
-        actions.spend_phantasia_point(ctx, cmd)
+    def on_spend_phantasia_point(self, ctx: Context, cmd: ph.SpendPhantasiaPoint) -> None:
+        points.spend_phantasia_point(ctx, cmd)
 
-    def on_award_phantasia_point(self, ctx: Context, cmd: c.AwardPhantasiaPoint) -> None:
-        actions.award_phantasia_point(ctx, cmd)
+    def on_award_phantasia_point(self, ctx: Context, cmd: ph.AwardPhantasiaPoint) -> None:
+        points.award_phantasia_point(ctx, cmd)
 
-    def on_adjust_pm(self, ctx: Context, cmd: c.AdjustPm) -> None:
-        actions.adjust_pm(ctx, cmd)
+    def on_adjust_pm(self, ctx: Context, cmd: ph.AdjustPm) -> None:
+        points.adjust_pm(ctx, cmd)
 
     # -- the GM's overrides, as statuses ------------------------------------------------
     def on_set_condition(self, ctx: Context, cmd: c.SetCondition) -> None:
         """A status set by the GM (the same as apply_status with no check)."""
-        actions.apply_status(
+        status_changes.apply_status(
             ctx,
-            c.ApplyStatus(
+            ph.ApplyStatus(
                 combatant=cmd.combatant, status=cmd.condition, turns=cmd.count, reason=cmd.reason
             ),
         )
@@ -247,11 +335,8 @@ class PhantasiaRules(RuleSystem):
     def on_clear_condition(self, ctx: Context, cmd: c.ClearCondition) -> None:
         who = ctx.state.combatant(cmd.combatant)
         if not who.has(cmd.condition):
-            raise turns.refuse(
-                "PHA-STS-0",
-                f"{who.name} has no status {cmd.condition!r}",
-                f"{who.name} no tiene el status {cmd.condition!r}",
-                "condition",
+            raise refused(
+                "PHA-STS-0.no-such-status", field="condition", who=who.name, status=cmd.condition
             )
         end_status(ctx, combatant=who.id, status=cmd.condition, reason=cmd.reason)
 
@@ -259,14 +344,7 @@ class PhantasiaRules(RuleSystem):
         """PHANTÄSIA's lasting modifiers are statuses, which stack by its rules (PHA-STK):
         a magic's or an item's bonus is apply_status 'magic'; a one-off is a command's
         situational `modifiers`."""
-        raise turns.refuse(
-            "PHA-STK-1",
-            "use apply_status (status 'magic' with modifiers, item true for equipment) so "
-            "the stacking rules apply, or a command's situational modifiers",
-            "usa apply_status (status 'magic' con modificadores, item para el equipo) para "
-            "que se apliquen las reglas de acumulación, o los modificadores de la orden",
-            "type",
-        )
+        raise refused("PHA-STK-1.use-apply-status", field="type")
 
     def on_adjust_hits(self, ctx: Context, cmd: c.AdjustHits) -> int:
         """A GM change to PV; healing wakes him at 1 PV or more (PHA-DTH-5)."""

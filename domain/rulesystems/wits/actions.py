@@ -8,14 +8,20 @@ from domain import events as ev
 from domain.dice import Ask
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context, with_situational
+from domain.rulesystems.wits import commands as wc
+from domain.rulesystems.wits import events as we
 from domain.rulesystems.wits import turns
-from domain.rulesystems.wits.attacks import CHARGE_FROM_M, gm_modifiers, metres, skill_of
+from domain.rulesystems.wits.charges import charge_start, metres
 from domain.rulesystems.wits.dice import test_roll, under
+from domain.rulesystems.wits.skills import gm_modifiers, skill_of
+from domain.rulesystems.wits.state import WitsAttack, round_marks_of
+from domain.rulesystems.wits.stats import WitsStats
+from domain.state import CombatantState
 
 KNOCK_BACK_AFTER_CHARGE = -5  # WIT-CHG-4
 
 
-def aim(ctx: Context, cmd: c.Aim) -> None:
+def aim(ctx: Context, cmd: wc.Aim) -> None:
     """WIT-AIM-1, -3, -4: +1 to the next attack per consecutive action, up to +5."""
     who = ctx.state.combatant(cmd.combatant)
     turns.check_turn(ctx.state, who, cmd.out_of_order)
@@ -27,10 +33,10 @@ def aim(ctx: Context, cmd: c.Aim) -> None:
             f"{who.name} has aimed {turns.MAX_AIM} actions: +{turns.MAX_AIM} is the most",
             field="combatant",
         )
-    ctx.emit(ev.Aimed, combatant=who.id, aim_before=bonus, aim_after=bonus + 1)
+    ctx.emit(we.Aimed, combatant=who.id, aim_before=bonus, aim_after=bonus + 1)
 
 
-def move(ctx: Context, cmd: c.Move) -> None:
+def move(ctx: Context, cmd: wc.Move) -> None:
     """WIT-MOV-1: up to half Move (rounded down) for one action; WIT-MOV-2: up to Move for
     the whole round; Default WIT-AMB-14: two half moves are the whole round too."""
     state = ctx.state
@@ -39,48 +45,11 @@ def move(ctx: Context, cmd: c.Move) -> None:
     distance = metres(cmd.distance_m, cmd.distance_ft)
     if distance is None:
         raise RuleViolation("WIT-MOV-1", "a move needs its distance", field="distance_m")
-    stats = turns.stats_of(who)
-    half = stats.move // 2
-    if distance > stats.move:
-        raise RuleViolation(
-            "WIT-MOV-2",
-            f"{who.name} moves at most his Move, {stats.move} m, a round",
-            field="distance_m",
-        )
-    if distance > half:
-        if turns.actions_used(who):  # WIT-MOV-2: he cannot act that round
-            raise RuleViolation(
-                "WIT-MOV-2",
-                f"moving more than half his Move ({half} m) takes the whole round; "
-                f"{who.name} has already used an action",
-                field="distance_m",
-            )
-        cost = 2
-    else:
-        cost = 1
+    cost = _move_cost(who, turns.stats_of(who), distance)
     turns.check_actions(who, cost, f"moving {distance:g} m")
-    charge_from = None
-    if cmd.charge_at is None and cmd.charge_from_m is not None:
-        raise RuleViolation(
-            "WIT-CHG-1", "charge_from_m goes with charge_at, the target", field="charge_at"
-        )
-    if cmd.charge_at is not None:
-        target = state.combatant(cmd.charge_at)
-        if target.id == who.id:
-            raise RuleViolation("WIT-CHG-1", "a Charge is at someone else", field="charge_at")
-        under_way = who.marks.get("charging")
-        if under_way and under_way["target"] == target.id:
-            charge_from = under_way["from_m"]
-        else:
-            charge_from = cmd.charge_from_m
-            if charge_from is None or charge_from < CHARGE_FROM_M:  # WIT-CHG-1
-                raise RuleViolation(
-                    "WIT-CHG-1",
-                    f"a Charge starts {CHARGE_FROM_M} m or more from its target (charge_from_m)",
-                    field="charge_from_m",
-                )
+    charge_from = charge_start(state, who, cmd.charge_at, cmd.charge_from_m)  # WIT-CHG-5
     position = ctx.emit(
-        ev.Moved,
+        we.Moved,
         combatant=who.id,
         metres=distance,
         actions=cost,
@@ -90,13 +59,35 @@ def move(ctx: Context, cmd: c.Move) -> None:
     turns.lose_aim(ctx, who, "he moved (WIT-AIM-5)", position)
 
 
-def take_action(ctx: Context, cmd: c.TakeAction) -> None:
+def _move_cost(who: CombatantState, stats: WitsStats, distance: float) -> int:
+    """The actions a move uses: one up to half Move (WIT-MOV-1), the whole round up to Move,
+    with no other action that round (WIT-MOV-2)."""
+    half = stats.move // 2
+    if distance > stats.move:
+        raise RuleViolation(
+            "WIT-MOV-2",
+            f"{who.name} moves at most his Move, {stats.move} m, a round",
+            field="distance_m",
+        )
+    if distance <= half:
+        return 1
+    if turns.actions_used(who):  # WIT-MOV-2: he cannot act that round
+        raise RuleViolation(
+            "WIT-MOV-2",
+            f"moving more than half his Move ({half} m) takes the whole round; "
+            f"{who.name} has already used an action",
+            field="distance_m",
+        )
+    return 2
+
+
+def take_action(ctx: Context, cmd: wc.TakeAction) -> None:
     """WIT-ACT-2, WIT-ACT-3: a spell, a skill, anything that takes effort; one action unless
     the GM enters two."""
     who = ctx.state.combatant(cmd.combatant)
     turns.check_turn(ctx.state, who, cmd.out_of_order)
     turns.check_actions(who, cmd.actions, cmd.what)
-    position = ctx.emit(ev.ActionTaken, combatant=who.id, what=cmd.what, actions=cmd.actions)
+    position = ctx.emit(we.ActionTaken, combatant=who.id, what=cmd.what, actions=cmd.actions)
     turns.lose_aim(ctx, who, f"he {cmd.what} (WIT-AIM-5)", position)
 
 
@@ -106,12 +97,12 @@ def hold(ctx: Context, cmd: c.Hold) -> None:
     who = state.combatant(cmd.combatant)
     if cmd.ip is not None:
         raise RuleViolation("WIT-ORD-3", "a Wits hold names no IP", field="ip")
-    if who.round_marks.get("held"):
+    if round_marks_of(who).held:
         raise RuleViolation("WIT-ORD-3", f"{who.name} already holds", field="combatant")
     turns.check_turn(state, who, out_of_order=False)
     if turns.actions_left(who) == 0:
         raise RuleViolation("WIT-ORD-3", f"{who.name} has no action left to hold")
-    ctx.emit(ev.TurnHeld, combatant=who.id)
+    ctx.emit(we.TurnHeld, combatant=who.id)
 
 
 def end_turn(ctx: Context, cmd: c.EndTurn) -> None:
@@ -121,17 +112,18 @@ def end_turn(ctx: Context, cmd: c.EndTurn) -> None:
     ctx.emit(ev.TurnEnded, combatant=who.id, actions_left=turns.actions_left(who))
 
 
-def knock_back(ctx: Context, cmd: c.KnockBack) -> None:
+def knock_back(ctx: Context, cmd: wc.KnockBack) -> None:
     """WIT-CHG-4 (Default WIT-AMB-10): the GM rules a hit knocked its target back; he tests
     Strength to stay on his feet, at −5 if the blow was a Charge; he loses his aim."""
     state = ctx.state
     who = state.combatant(cmd.combatant)
     action = state.action(cmd.attack)
-    if action.kind != "attack" or action.target != who.id or not action.params.get("hit"):
+    attack = WitsAttack.of(action) if action.kind == "attack" else None
+    if attack is None or action.target != who.id or not attack.hit:
         raise RuleViolation(
             "WIT-CHG-4", f"{action.id} is not a hit on {who.name} this round", field="attack"
         )
-    if action.params.get("knocked_back"):
+    if attack.knocked_back:
         raise RuleViolation(
             "WIT-CHG-4",
             f"{who.name} has tested Strength against {action.id} already (void it to redo)",
@@ -142,7 +134,7 @@ def knock_back(ctx: Context, cmd: c.KnockBack) -> None:
         raise RuleViolation(
             "WIT-CHG-4", f"{who.name} needs a Strength (stats.strength) to test", field="combatant"
         )
-    parts = {"charge": KNOCK_BACK_AFTER_CHARGE} if action.params["charge"] else {}
+    parts = {"charge": KNOCK_BACK_AFTER_CHARGE} if attack.charge else {}
     parts |= gm_modifiers(state, who, "act")
     skill = skill_of(strength, "strength", with_situational(parts, cmd.modifiers))
     die = turns.options_of(state).test_die
@@ -154,14 +146,14 @@ def knock_back(ctx: Context, cmd: c.KnockBack) -> None:
         Ask(
             who.id,
             f"{who.name}'s Strength test to stay on his feet, knocked back by {attacker}"
-            f"{' (a Charge: −5)' if action.params['charge'] else ''}: "
+            f"{' (a Charge: −5)' if attack.charge else ''}: "
             f"{under(die, skill['effective'])}",
         ),
     )
     stays_up = roll.total <= skill["effective"]  # WIT-TEST-1
     position = ctx.emit(
-        ev.KnockBackTested,
-        cause=action.params["rolled_at"],  # voiding the hit voids the knock-back
+        we.KnockBackTested,
+        cause=attack.rolled_at,  # voiding the hit voids the knock-back
         combatant=who.id,
         attack=action.id,
         rolls={"strength": roll.to_dict()},

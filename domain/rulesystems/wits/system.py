@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
+
+from pydantic import BaseModel
 
 from domain import commands as c
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Choice, Context, RuleSystem
-from domain.rulesystems.wits import actions, attacks, turns
+from domain.rulesystems.wits import (
+    actions,
+    attacks,
+    defenses,
+    fold,  # noqa: F401  (registers its handlers)
+    turns,
+)
+from domain.rulesystems.wits import commands as wc
 from domain.rulesystems.wits import view as wits_views
 from domain.rulesystems.wits.choices import choices
+from domain.rulesystems.wits.narrative import LINES
+from domain.rulesystems.wits.state import WitsMarks, WitsRoundMarks
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
+from domain.rulesystems.wits.table import TABLE
 from domain.rulesystems.wits.view import wits_view
+from domain.rulesystems.wits.view_model import WitsEncounter
 from domain.state import CombatantState, EncounterState
 from domain.visibility import HealthState
 
@@ -47,10 +61,33 @@ CATALOGUE = [
 class WitsRules(RuleSystem):
     name = "wits"
     title = "Wits"
+    table = TABLE  # how the web table presents it (its table.py)
     hits_word = "Current Health"
     health_figures = wits_views.HEALTH_FIGURES
+    view_model = WitsEncounter
     stats_model = WitsStats
     options_model = WitsOptions
+    marks_model = WitsMarks
+    round_marks_model = WitsRoundMarks
+    commands = (
+        wc.RollInitiative,
+        wc.Attack,
+        wc.Defend,
+        wc.RollAttack,
+        wc.Aim,
+        wc.Move,
+        wc.TakeAction,
+        c.Hold,
+        c.EndTurn,
+        wc.KnockBack,
+    )
+    rolls = wc.ROLLS
+    gm_commands = frozenset({"knock_back"})  # the GM rules a knock-back (WIT-CHG-4)
+    # the GM orders a tie (WIT-ORD-2); more than one action is his call (WIT-ACT-3)
+    gm_entered: ClassVar[dict[str, tuple[str, ...]]] = {
+        "roll_initiative": ("tie_order",),
+        "take_action": ("actions",),
+    }
     conditions: ClassVar[frozenset[str]] = frozenset(
         {"stunned", "knocked_back", "prone", "unconscious", "dead", "fighting_on"}
     )
@@ -70,10 +107,14 @@ class WitsRules(RuleSystem):
         named = super().acting_for(state, command)
         if named is not None:  # a command that names its combatant acts for him
             return named
-        if isinstance(command, c.RollAttack):
+        if isinstance(command, wc.RollAttack):
             pending = turns.pending_attack(state)
             return pending.combatant if pending else None
         return None
+
+    def tell(self, event: Any, state: EncounterState, lang: str) -> str | None:
+        """The book's log line (its narrative module), in a language it is read in."""
+        return LINES.tell(event, state, lang) if lang in self.languages else None
 
     def health_state(self, state: EncounterState, who: CombatantState) -> HealthState:
         return wits_views.health_state(state, who)
@@ -97,25 +138,47 @@ class WitsRules(RuleSystem):
                 }
         return forms
 
-    def on_roll_initiative(self, ctx: Context, cmd: c.RollInitiative) -> None:
+    def handlers(self) -> dict[type[BaseModel], Callable[[Context, Any], Any]]:
+        return {
+            **super().handlers(),
+            wc.RollInitiative: self.on_roll_initiative,
+            wc.Attack: self.on_attack,
+            wc.Defend: self.on_defend,
+            wc.RollAttack: self.on_roll_attack,
+            wc.Aim: self.on_aim,
+            wc.Move: self.on_move,
+            wc.TakeAction: self.on_take_action,
+            c.Hold: self.on_hold,
+            c.EndTurn: self.on_end_turn,
+            wc.KnockBack: self.on_knock_back,
+            c.EndRound: self.on_end_round,
+        }
+
+    def answering_for(self, command: BaseModel) -> str | None:
+        """An attack announced with the target's defense: the target declares his own."""
+        if isinstance(command, wc.Attack) and command.defense is not None:
+            return command.target
+        return None
+
+    def on_roll_initiative(self, ctx: Context, cmd: wc.RollInitiative) -> None:
         turns.place(ctx, cmd)
 
-    def on_attack(self, ctx: Context, cmd: c.Attack) -> None:
+    def on_attack(self, ctx: Context, cmd: wc.Attack) -> None:
         attacks.announce(ctx, cmd)
 
-    def on_defend(self, ctx: Context, cmd: c.Defend) -> None:
-        attacks.defend(ctx, cmd)
+    def on_defend(self, ctx: Context, cmd: wc.Defend) -> None:
+        defenses.defend(ctx, cmd)
 
-    def on_roll_attack(self, ctx: Context, cmd: c.RollAttack) -> None:
+    def on_roll_attack(self, ctx: Context, cmd: wc.RollAttack) -> None:
         attacks.roll_attack(ctx, cmd.degree, cmd.hit)
 
-    def on_aim(self, ctx: Context, cmd: c.Aim) -> None:
+    def on_aim(self, ctx: Context, cmd: wc.Aim) -> None:
         actions.aim(ctx, cmd)
 
-    def on_move(self, ctx: Context, cmd: c.Move) -> None:
+    def on_move(self, ctx: Context, cmd: wc.Move) -> None:
         actions.move(ctx, cmd)
 
-    def on_take_action(self, ctx: Context, cmd: c.TakeAction) -> None:
+    def on_take_action(self, ctx: Context, cmd: wc.TakeAction) -> None:
         actions.take_action(ctx, cmd)
 
     def on_hold(self, ctx: Context, cmd: c.Hold) -> None:
@@ -124,7 +187,7 @@ class WitsRules(RuleSystem):
     def on_end_turn(self, ctx: Context, cmd: c.EndTurn) -> None:
         actions.end_turn(ctx, cmd)
 
-    def on_knock_back(self, ctx: Context, cmd: c.KnockBack) -> None:
+    def on_knock_back(self, ctx: Context, cmd: wc.KnockBack) -> None:
         actions.knock_back(ctx, cmd)
 
     def on_end_round(self, ctx: Context, cmd: c.EndRound) -> None:

@@ -8,6 +8,9 @@ from domain import events as ev
 from domain.dice import Ask, Die, Roll, attempt_of, roll_off, source_name
 from domain.errors import RuleViolation
 from domain.rulesystems.base import Context
+from domain.rulesystems.wits import commands as wc
+from domain.rulesystems.wits import events as we
+from domain.rulesystems.wits.state import marks_of, round_marks_of
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
 from domain.state import ActionState, CombatantState, EncounterState
 
@@ -25,7 +28,7 @@ def options_of(state: EncounterState) -> WitsOptions:
 
 
 def actions_used(who: CombatantState) -> int:
-    return who.round_marks.get("actions_used", 0)
+    return round_marks_of(who).actions_used
 
 
 def actions_left(who: CombatantState) -> int:
@@ -56,8 +59,8 @@ def pending_attack(state: EncounterState) -> ActionState | None:
 
 def turn_done(state: EncounterState, who: CombatantState) -> bool:
     return (
-        who.round_marks.get("turn_over", False)
-        or who.round_marks.get("held", False)
+        round_marks_of(who).turn_over
+        or round_marks_of(who).held
         or actions_left(who) == 0
         or is_down(state, who)
     )
@@ -96,10 +99,10 @@ def check_turn(state: EncounterState, who: CombatantState, out_of_order: bool) -
         )
     if out_of_order:
         return
-    if who.round_marks.get("turn_over"):
+    if round_marks_of(who).turn_over:
         raise RuleViolation("WIT-ORD-5", f"{who.name}'s turn is over", field="combatant")
     now = acting(state)
-    if who.round_marks.get("held") or now is who:
+    if round_marks_of(who).held or now is who:
         return
     raise RuleViolation(
         "WIT-ORD-1",
@@ -124,15 +127,15 @@ MAX_AIM = 5  # WIT-AIM-3: up to 5 consecutive actions, +5
 
 def aim_of(who: CombatantState) -> int:
     """The aiming bonus his next attack gets (WIT-AIM-1, at most +5 by WIT-AIM-3)."""
-    return min(who.marks.get("aim", 0), MAX_AIM)
+    return min(marks_of(who).aim, MAX_AIM)
 
 
 def lose_aim(ctx: Context, who: CombatantState, reason: str, cause: int) -> None:
     """WIT-AIM-2, WIT-AIM-5: anything but the attack (or a stun, a knock-back) loses the
     accumulated aiming bonus."""
-    aim = who.marks.get("aim", 0)
+    aim = marks_of(who).aim
     if aim:
-        ctx.emit(ev.AimLost, cause=cause, combatant=who.id, aim=aim, reason=reason)
+        ctx.emit(we.AimLost, cause=cause, combatant=who.id, aim=aim, reason=reason)
 
 
 # -- the acting order -------------------------------------------------------------------
@@ -168,7 +171,7 @@ def _roll_off(ctx: Context, tied: list[CombatantState]) -> tuple[list[str], dict
     return order, rolls
 
 
-def place(ctx: Context, cmd: c.RollInitiative) -> None:
+def place(ctx: Context, cmd: wc.RollInitiative) -> None:
     """`roll_initiative` in the Wits system: each combatant's place is his Wits
     (WIT-ORD-1); ties are rolled off or ordered by the GM (WIT-ORD-2). Combatants placed
     together roll off; one placed later at a Wits others already hold acts after them

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.rulesystems.wits import turns
+from domain.rulesystems.wits.state import marks_of, round_marks_of
 from domain.state import CombatantState, EncounterState
 from domain.visibility import HealthState, described
 
@@ -20,7 +21,8 @@ def health_state(state: EncounterState, who: CombatantState) -> HealthState:
 
 def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]:
     stats = turns.stats_of(who)
-    marks = who.round_marks
+    charging = marks_of(who).charging
+    marks = round_marks_of(who)
     return {
         "id": who.id,
         "name": who.name,
@@ -34,11 +36,11 @@ def combatant_view(state: EncounterState, who: CombatantState) -> dict[str, Any]
         "actions_used": turns.actions_used(who),
         "actions_left": turns.actions_left(who),
         "aim": turns.aim_of(who),
-        "charging": who.marks.get("charging"),
-        "defense": marks.get("defense"),
-        "blows_defended": marks.get("blows", 0),
-        "attacked": bool(marks.get("attacked_with")),
-        "held": marks.get("held", False),
+        "charging": charging.model_dump() if charging is not None else None,
+        "defense": marks.defense,
+        "blows_defended": marks.blows,
+        "attacked": bool(marks.attacked_with),
+        "held": marks.held,
         "turn_over": turns.turn_done(state, who),
         "conditions": {k: v.count for k, v in who.conditions.items()},
         "modifiers": [e.model_dump() for e in who.effects if e.in_force(state.round)],

@@ -103,5 +103,15 @@ async function listKnown() {
   }
 }
 
+/** Every rule book this server plays (GET /rulesets): those the page does not list yet
+ *  (one registered beside fraylog's own) are added to the choice, none taken away. */
+async function listBooks() {
+  const select = $("ruleset");
+  const { rulesets } = await fetch("/rulesets").then((r) => r.json());
+  const listed = new Set([...select.options].map((o) => o.value));
+  for (const { name, title } of rulesets) if (!listed.has(name)) select.append(new Option(title, name));
+}
+
 showOptions();
 listKnown();
+listBooks().catch(() => {});  // the page's own three still offered

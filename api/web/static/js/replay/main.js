@@ -2,8 +2,9 @@
 // page), the log and the verification once; the view at version N when the slider stops
 // there (kept, so going back is instant); the diff, the fork and the exports on request.
 
-import { Client, Problem, tokenFor } from "../api.js";
+import { Client, Problem, describeRuleset, tokenFor } from "../api.js";
 import { book, fieldName } from "./books.js";
+import { plainTable } from "../presentation.js";
 import { drawChart, hitSeries } from "./chart.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +19,7 @@ const state = {
   last: 1,
   version: 1,
   ruleset: null,
+  table: null, // the book's presentation (GET /rulesets/{name}: `table`)
   name: "",
   chart: null,
   wanted: 0, // the version whose view is to be shown (a later answer wins)
@@ -138,7 +140,7 @@ function combatantCard(c, b, acting) {
 }
 
 function showView(v) {
-  const b = book(v.ruleset);
+  const b = book(state.table);
   text($("state-version"), v.version);
   const acting = v.combatants.find((c) => c.id === v.acting);
   text($("state-line"), `Round ${v.round} · step: ${String(v.step).replaceAll("_", " ")}` +
@@ -304,12 +306,12 @@ async function showDiff(from, to) {
       }
       body.append(tr);
     };
-    for (const [k, [a, b]] of Object.entries(d.encounter || {})) row(fieldName(state.ruleset, k), cell(a), cell(b), { field: k });
+    for (const [k, [a, b]] of Object.entries(d.encounter || {})) row(fieldName(state.table, k), cell(a), cell(b), { field: k });
     for (const [id, c] of Object.entries(d.combatants || {})) {
       if (c.added) { row(c.name, "—", "added", { combatant: id }); continue; }
       if (c.removed) { row(c.name, "present", "—", { combatant: id }); continue; }
       for (const [k, [a, b]] of Object.entries(c.changes || {})) {
-        row(`${c.name}: ${fieldName(state.ruleset, k)}`, cell(a), cell(b), { combatant: id, field: k });
+        row(`${c.name}: ${fieldName(state.table, k)}`, cell(a), cell(b), { combatant: id, field: k });
       }
     }
     table.append(body);
@@ -447,7 +449,7 @@ function drawHits() {
   state.chart = drawChart($("chart"), $("legend"), {
     series: hitSeries(state.events),
     last: state.last,
-    measure: book(state.ruleset).measure,
+    measure: book(state.table).measure,
     onPick: (pos) => go(pos, { now: true }),
     rounds: state.events.filter((e) => e.type === "RoundEnded" && e.voided_by == null)
       .map((e) => ({ position: e.position, round: (e.data?.round ?? 0) + 1 })),
@@ -470,6 +472,9 @@ async function start() {
   } catch (err) {
     return fail(`Could not open this fight: ${problemText(err)}`);
   }
+  // the book's presentation: its measure, facts and flags, its log's languages
+  const described = await describeRuleset(current.ruleset).catch(() => null);
+  state.table = described?.table || plainTable(current.ruleset);
   const events = allEvents();
   state.last = current.version;
   state.ruleset = current.ruleset;
@@ -477,14 +482,17 @@ async function start() {
   state.views.set(current.version, current);
   document.title = `Replay: ${current.name} — fraylog`;
   text($("title"), current.name);
-  text($("book"), book(current.ruleset).name + (current.forked_from ? ` · forked from “${current.forked_from.name}” at ${current.forked_from.at}` : ""));
+  text($("book"), state.table.title + (current.forked_from ? ` · forked from “${current.forked_from.name}” at ${current.forked_from.at}` : ""));
   const slider = $("slider");
   slider.max = String(state.last);
   $("diff-from").max = $("diff-to").max = String(state.last);
   $("diff-from").value = "1";
   $("diff-to").value = String(state.last);
   buildLog(log.lines);
-  $("lang-row").hidden = current.ruleset !== "phantasia"; // the Spanish log is PHANTÄSIA's
+  // the log in another language, where the book's log reads in more than its own
+  const languages = state.table.languages;
+  for (const option of $("log-lang").options) option.hidden = option.value !== "" && !languages.includes(option.value);
+  $("lang-row").hidden = languages.length < 2;
   wire();
   $("replay").hidden = false;
   go(state.last, { now: true });

@@ -60,32 +60,10 @@ export function fieldsForm(fields, names, initial = {}, labels = {}, label = {})
   };
 }
 
-/** A valid example of each rule book's stats (the test builders' fighters). */
-export const EXAMPLES = {
-  novus: {
-    hits: 30,
-    bonuses: { str: 2, dex: 2, spd: 0, con: 1, wil: 1, wis: 0 },
-    ar: 4,
-    weapons: [{ name: "sword", dr: 6, stat: "dex", ranks: 7, size: "medium", damage_type: "slashing" }],
-  },
-  wits: {
-    wits: 12, move: 12, health: 20, strength: 12, base_damage: "1d6",
-    skills: { "short sword": 13, brawling: 11 },
-    weapons: [
-      { name: "short sword", damage: "1d8", skill: "short sword" },
-      { name: "fist", damage: "1d3", skill: "brawling", unarmed: true },
-    ],
-  },
-  phantasia: {
-    controller: "player", fue: 10, agi: 8, int: 9, vit: 6, sue: 6, level: 3, pv: 30,
-    shield: { df: 1 },
-    weapons: [{ name: "espada", code: "AMM", damage: "1d8" }],
-  },
-};
-
-/** The stats shown as their own inputs: the schema's required ones (Novus: hits). */
-export function keyStats(book, schema) {
-  const required = schema?.required?.length ? schema.required : book === "novus" ? ["hits"] : [];
+/** The stats shown as their own inputs: the book's key stats (its presentation's
+ *  `key_stats`), else the schema's required ones; numbers and strings only. */
+export function keyStats(table, schema) {
+  const required = table?.key_stats ?? schema?.required ?? [];
   return required.filter((k) => ["integer", "number", "string"].includes(schema.properties?.[k]?.type)
     || (schema.properties?.[k]?.anyOf || []).some((s) => s.type === "integer"));
 }

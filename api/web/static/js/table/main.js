@@ -7,16 +7,17 @@ import { card } from "./cards.js";
 import { drawChoices } from "./choices.js";
 import { drawLog, keepEvent, lineText, loadEvents } from "./log.js";
 import { sendWithDice, setupDice } from "./dice.js";
-import { EXAMPLES, fieldsForm, keyStats, playerLink } from "./forms.js";
+import { fieldsForm, keyStats, playerLink } from "./forms.js";
+import { plainTable } from "../presentation.js";
 
 const eid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const ctx = {
   client: null, view: null, choices: null, role: null, names: new Map(), mine: new Set(),
-  open: new Set(), links: new Map(), busy: false, party: new Set(), states: null,
+  open: new Set(), links: new Map(), busy: false, party: new Set(), states: null, table: null,
 };
 
 /** A combatant's health state ("badly_hurt") in the table's words: the rule book's
- *  (GET /rulesets/{name}), in Spanish for PHANTÄSIA when the table reads Spanish. */
+ *  (GET /rulesets/{name}), in Spanish when the table reads Spanish and the book has them. */
 ctx.said = (state) => {
   const es = ctx.client?.lang === "es" ? ctx.states?.health_states_es : null;
   return es?.[state] || ctx.states?.health_states?.[state] || words(state);
@@ -138,7 +139,7 @@ function drawCards() {
   const view = ctx.view;
   const acting = view.acting || null;
   $("cards").replaceChildren(...view.combatants.map((c) =>
-    card(view, c, {
+    card(ctx.table, c, {
       acting: c.id === acting, mine: ctx.mine.has(c.id), extra: gmTools(c), said: ctx.said,
       shown: ctx.role === "gm" ? shownToPlayers(c) : null,
     })));
@@ -189,8 +190,8 @@ function drawSecrets() {
 
 function draw() {
   document.querySelector("main").classList.toggle("setup", ctx.view.combatants.length < 2);
-  drawHeader(ctx.view, ctx.names);
-  drawOrder(ctx.view);
+  drawHeader(ctx.view, ctx.names, ctx.table);
+  drawOrder(ctx.view, ctx.table);
   drawCards();
   drawSecrets();
   drawChoices(ctx);
@@ -228,10 +229,9 @@ async function refresh(view) {
 
 async function setupAdd() {
   $("add-title").closest("section").hidden = false;
-  const book = ctx.view.ruleset;
-  const { stats_schema: schema } = await describeRuleset(book);
-  const keys = keyStats(book, schema);
-  const example = structuredClone(EXAMPLES[book] || {});
+  const { stats_schema: schema } = ctx.states || await describeRuleset(ctx.view.ruleset);
+  const keys = keyStats(ctx.table, schema);
+  const example = structuredClone(ctx.table.example || {});
   const box = $("add-stats");
   box.replaceChildren();
   for (const k of keys) {
@@ -300,8 +300,9 @@ async function start() {
   document.body.classList.add(`role-${ctx.role}`, `book-${ctx.view.ruleset}`);
   $("role").textContent = ctx.role === "gm" ? "GM" : `Player: ${[...ctx.mine].map((id) => ctx.names.get(id)).join(", ")}`;
   ctx.states = await states;
+  ctx.table = ctx.states?.table || plainTable(ctx.view.ruleset);
   await loadParty();
-  if (ctx.view.ruleset === "phantasia") {
+  if (ctx.table.languages.includes("es")) {  // the book's log reads in Spanish too
     $("lang-wrap").hidden = false;
     $("lang-es").addEventListener("change", () => {
       ctx.client.lang = $("lang-es").checked ? "es" : null;

@@ -1,12 +1,12 @@
-// The header (name, rule book, round, step, whose move) and the initiative order.
+// The header (name, rule book, round, step, whose move) and the initiative order, with
+// each name the figure the book's presentation (`table.order`) orders by.
 import { $, el, words } from "./dom.js";
+import { figure } from "../presentation.js";
 
-const BOOKS = { novus: "Novus", wits: "The Wits system", phantasia: "PHANTÄSIA" };
-
-export function drawHeader(view, names) {
+export function drawHeader(view, names, table) {
   $("enc-name").textContent = view.name;
   document.title = `${view.name} — fraylog`;
-  $("enc-book").textContent = BOOKS[view.ruleset] || view.ruleset;
+  $("enc-book").textContent = table.title || view.ruleset;
   $("enc-round").textContent = `Round ${view.round ?? 1}`;
   $("enc-step").textContent = `Step: ${words(view.step)}${view.ended ? " (ended)" : ""}`;
   const acting = view.acting ? names.get(view.acting) : null;
@@ -14,13 +14,7 @@ export function drawHeader(view, names) {
   $("enc-acting").textContent = acting ? `${acting}’s move` : "";
 }
 
-function initiativeOf(view, c) {
-  if (view.ruleset === "novus") return c.effective_ip ?? c.ip;
-  if (view.ruleset === "wits") return c.wits;
-  return c.initiative;
-}
-
-export function drawOrder(view) {
+export function drawOrder(view, table) {
   const list = $("order");
   const byId = new Map(view.combatants.map((c) => [c.id, c]));
   const ids = view.order?.length ? view.order : [];
@@ -34,13 +28,12 @@ export function drawOrder(view) {
     const c = byId.get(id);
     if (!c) continue;
     const now = id === next;
-    const init = initiativeOf(view, c);
-    const label = view.ruleset === "wits" ? "Wits" : view.ruleset === "novus" ? "IP" : "Init.";
+    const init = table.order ? figure(c, table.order, words).text : null;
     const done = c.turn_over || c.declared === undefined ? c.turn_over : false;
     list.append(el(`li${now ? ".now" : ""}${c.down || c.dead ? ".down" : ""}`,
       { "aria-current": now ? "true" : null },
       el("span.who", {}, c.name),
-      el("span.muted", {}, init !== null && init !== undefined ? ` ${label} ${init}` : ""),
+      el("span.muted", {}, init !== null ? ` ${table.order.label} ${init}` : ""),
       now ? el("span.badge", {}, view.acting ? "acts now" : "next") : null,
       done && !now ? el("span.muted", {}, " · done") : null));
   }

@@ -1,0 +1,146 @@
+"""Run a command on an encounter: recorded, previewed, or replayed from its idempotency
+key."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Body, Depends, Header, Query
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from api import schemas as s
+from api.deps import FraylogDep, ReaderDep, actor_of, error_lang
+from api.problems import needed_in
+from api.registered import CommandBody
+from api.routes.common import ERRORS, sight_at
+from domain.errors import DomainError
+from infra.access import Grant, request_hash
+from infra.app import Fraylog
+from projections.export import record_of
+from projections.narrative import Lang, told
+from projections.view import encounter_view
+from projections.visibility import for_player, scrubbed, view_for_player
+
+router = APIRouter()
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        min_length=1,
+        max_length=200,
+        description="Retry-safe: the same key with the same body returns the first "
+        "answer and records nothing new; with another body it is a 422.",
+    ),
+]
+Preview = Annotated[
+    bool,
+    Query(
+        description="Run the command without recording it: the events it would record, "
+        "the view after them, and `needed` if it stops at a face not given or at a "
+        "server die (none is drawn). Nothing changes: version, idempotency keys, feed."
+    ),
+]
+
+
+@router.post(
+    "/{encounter_id}/commands",
+    response_model=s.CommandResult | s.CommandPreview,
+    responses=ERRORS,
+    response_model_by_alias=True,
+    operation_id="run_command",
+)
+async def run_command(
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    grant: ReaderDep,
+    command: Annotated[CommandBody, Body()],
+    idempotency_key: IdempotencyKey = None,
+    lang: Annotated[Lang | None, Depends(error_lang)] = None,
+    preview: Preview = False,
+) -> Any:
+    """Run one command; returns the events it recorded and the new view. The GM may run any
+    command; a player acts only for his own combatants (403 otherwise).
+
+    Dice from the table (`dice_source: manual`) are asked for one roll at a time: a command
+    that needs a face it was not given records nothing and answers 422 with rule
+    `DICE_NEEDED`, `needed` (the next roll: name, die, sides, whose, in the table's words)
+    and `so_far` (what the faces given decided); append the face to `dice[roll]` and send
+    the same command again.
+
+    A refusal's `detail` is in Spanish (with `Content-Language: es`) when asked for with
+    `?lang=es` or an `Accept-Language` whose first language is `es`: the error's own Spanish
+    text, or for bad dice and an unknown combatant or action a translation; any other
+    refusal keeps its English detail."""
+    command = await run_in_threadpool(_parsed, fraylog, encounter_id, command)
+    actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
+    acting = grant if fraylog.settings.auth else None
+    if preview:  # records nothing, so it keeps no idempotency key either
+        return JSONResponse(
+            await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
+        )
+    if idempotency_key is None:  # the answer is JSON already: no second validation pass
+        return JSONResponse(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
+    key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
+    return await _run_once(fraylog, encounter_id, command, acting, key)
+
+
+async def _run_once(
+    fraylog: Fraylog, encounter_id: UUID, command: Any, acting: Grant | None, key: str
+) -> JSONResponse:
+    """Run a command under an idempotency key: the first answer again if the key holds one
+    (`Idempotent-Replayed`), else run it and keep its answer under the key."""
+    digest = request_hash(command.model_dump(mode="json"))
+    state = await run_in_threadpool(fraylog.state, encounter_id)
+    lease, first = await run_in_threadpool(
+        fraylog.access.reserve, encounter_id, key, digest, state.version
+    )
+    if lease is None:
+        return JSONResponse(first, headers={"Idempotent-Replayed": "true"})
+    try:
+        answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+    except DomainError:  # refused (or lost a race) before anything was saved
+        await run_in_threadpool(fraylog.access.release, encounter_id, key, lease)
+        raise
+    # any other failure keeps the lease: the command may have been recorded
+    await run_in_threadpool(fraylog.access.complete, encounter_id, key, lease, answer)
+    return JSONResponse(answer)
+
+
+def _parsed(fraylog: Fraylog, encounter_id: UUID, body: Any) -> Any:
+    """A command's body parsed by its encounter's rule book (the core's commands and its
+    own); a body that is no command of it is refused as an invalid request (422)."""
+    try:
+        return fraylog.command(encounter_id, body)
+    except ValidationError as e:
+        errors = [{**error, "loc": ("body", *error["loc"])} for error in e.errors()]
+        raise RequestValidationError(errors, body=body) from None
+
+
+def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None) -> dict:
+    recorded = fraylog.execute(encounter_id, command, grant)
+    sight = sight_at(fraylog, grant, recorded.state)
+    return {
+        "events": for_player([record_of(e) for e in recorded.events], sight),
+        "encounter": view_for_player(encounter_view(recorded.state), sight),
+    }
+
+
+def _preview(
+    fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None, lang: Lang | None
+) -> dict:
+    previewed = fraylog.execute(encounter_id, command, grant, preview=True)
+    needed = previewed.needed and needed_in(previewed.needed, lang == "es")
+    sight = sight_at(fraylog, grant, previewed.state)
+    events = []
+    if previewed.events:  # each with its log line, told from the state before them
+        before = fraylog.state(encounter_id, previewed.events[0].originator_version - 1)
+        events = told(before, previewed.events, lang == "es", sight)
+    return {
+        "preview": True,
+        "events": events,  # told as the asking token may read them
+        "encounter": view_for_player(encounter_view(previewed.state), sight),
+        "needed": scrubbed(needed, sight) or None,
+    }

@@ -1,0 +1,155 @@
+"""An encounter read back: its events (JSON pages, or the whole log as NDJSON or CSV), its
+narrative log, what the asking token may send now, and what changed between two versions;
+each as the asking token may read it (docs/visibility.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Query, Response
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from api import schemas as s
+from api.deps import FraylogDep, ReaderDep, log_lang
+from api.routes.common import ERRORS, After, Until, player_sight
+from api.schemas import MAX_POSITION
+from domain.corrections import voided_by
+from infra.app import Fraylog
+from projections.diff import diff_views
+from projections.export import csv_records, ndjson_records, record_of, records, trailer
+from projections.narrative import Lang, check_lang, narrative
+from projections.view import encounter_view
+from projections.visibility import Sight, choices_for_player, for_player, view_for_player
+
+router = APIRouter()
+
+
+def _voided(fraylog: Fraylog, encounter_id: UUID, until: int | None) -> dict[int, int]:
+    return voided_by(fraylog.corrections(encounter_id, until))
+
+
+def _export(
+    fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str, sight: Sight | None
+) -> Iterator[str]:
+    """An export streamed page by page from the store, never held whole in memory (a
+    player's: each record he may not read as a placeholder, docs/visibility.md)."""
+    voided = _voided(fraylog, encounter_id, until)
+    last = 0
+    for n, page in enumerate(fraylog.event_pages(encounter_id, until=until)):
+        rows = for_player(records(page, voided), sight)
+        lines = csv_records(rows, header=n == 0) if fmt == "csv" else ndjson_records(rows)
+        last = page[-1].originator_version
+        yield "".join(lines)  # a page a chunk: a chunk a line costs more than the line
+    yield trailer(fraylog.checkpoints.latest(encounter_id, last), fmt)
+
+
+@router.get(
+    "/{encounter_id}/events",
+    response_model=s.EventLog,
+    responses={**ERRORS, 200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
+    operation_id="get_events",
+)
+async def get_events(
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    grant: ReaderDep,
+    format: Annotated[Literal["json", "ndjson", "csv"], Query()] = "json",
+    until: Until = None,
+    after: After = 0,
+    limit: Annotated[
+        int | None,
+        Query(ge=1, le=10_000, description="JSON: events in this page (default: page size)."),
+    ] = None,
+) -> Any:
+    """The event log: JSON pages (`after`, `limit`, `next_after`), or the whole log streamed
+    as NDJSON or CSV."""
+    await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
+    sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
+    if format in ("ndjson", "csv"):
+        media = "application/x-ndjson" if format == "ndjson" else "text/csv"
+        return StreamingResponse(
+            _export(fraylog, encounter_id, until, format, sight), media_type=media
+        )
+    size = min(limit or fraylog.settings.page_size, fraylog.settings.page_size)
+    page = await run_in_threadpool(fraylog.event_page, encounter_id, after, until, size + 1)
+    more = len(page) > size
+    page = page[:size]
+    voided = await run_in_threadpool(_voided, fraylog, encounter_id, until)
+    # the schema documents each event type's data; the records are sent as the store has them
+    return JSONResponse(
+        {
+            "events": for_player(records(page, voided), sight),
+            "next_after": page[-1].originator_version if more else None,
+        }
+    )
+
+
+@router.get(
+    "/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS, operation_id="get_log"
+)
+async def get_log(
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    grant: ReaderDep,
+    response: Response,
+    lang: Annotated[Lang, Depends(log_lang)],
+    until: Until = None,
+) -> dict[str, Any]:
+    """The narrative log: one readable line per event, voided ones marked.
+
+    `lang=es` writes the lines in Spanish, in the PHANTÄSIA book's terms (PV, PM, narrador,
+    ronda, turno), with `Content-Language: es`; it is offered for PHANTÄSIA encounters only
+    (any other: 422, rule `LANG`, field `lang`). An event without a Spanish line yet keeps
+    its English one."""
+    events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
+    check_lang(lang, events[0].ruleset)
+    if lang == "es":
+        response.headers["Content-Language"] = "es"
+    sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
+    kept = {r["position"] for r in for_player(map(record_of, events), sight) if "type" in r}
+    lines = narrative(events, lang, sight)
+    return {"lines": [line for line in lines if line["position"] in kept]}
+
+
+@router.get(
+    "/{encounter_id}/choices",
+    response_model=s.Choices,
+    responses=ERRORS,
+    operation_id="get_choices",
+)
+async def get_choices(encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep) -> Any:
+    """What the asking token may send now: the step and whose move it is, each command of
+    play it may send for the combatants it acts for (complete, with the rolls it may ask
+    for and the first one), and for the GM the overrides and corrections. A screen draws
+    its buttons from this and needs no knowledge of the rules."""
+    acting = grant if fraylog.settings.auth else None
+    answer = await run_in_threadpool(fraylog.choices, encounter_id, acting)
+    sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
+    return JSONResponse(choices_for_player(answer, sight))
+
+
+@router.get(
+    "/{encounter_id}/diff", response_model=s.VersionDiff, responses=ERRORS, operation_id="get_diff"
+)
+async def get_diff(
+    encounter_id: UUID,
+    fraylog: FraylogDep,
+    grant: ReaderDep,
+    from_: Annotated[
+        int, Query(alias="from", ge=1, le=MAX_POSITION, description="The earlier version.")
+    ],
+    to: Annotated[
+        int | None, Query(ge=1, le=MAX_POSITION, description="The later version (default: now).")
+    ] = None,
+) -> dict[str, Any]:
+    """What changed for each combatant between two versions."""
+    before = await run_in_threadpool(fraylog.state, encounter_id, from_)
+    after = await run_in_threadpool(fraylog.state, encounter_id, to)
+    sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
+    return diff_views(
+        view_for_player(encounter_view(before), sight),
+        view_for_player(encounter_view(after), sight),
+    )
