@@ -452,6 +452,7 @@ class RulesetDescription(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: RulesetName
+    title: str = Field(description="The book's name as its readers spell it: `PHANTÄSIA`.")
     stats_schema: dict[str, Any] = Field(
         description="The JSON Schema of a combatant's stats (the form to add one; typed as "
         "NovusStats, WitsStats, PhantasiaStats in this document)."

@@ -228,6 +228,7 @@ class RuleSystem(ABC):
         """What a frontend needs to offer this rule system: stats, actions, conditions."""
         return {
             "name": self.name,
+            "title": self.title,
             "stats_schema": self.stats_model.model_json_schema(by_alias=True),
             "options_schema": (
                 self.options_model.model_json_schema() if self.options_model else None

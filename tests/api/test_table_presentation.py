@@ -57,9 +57,14 @@ def test_given_get_rulesets_name_then_table_has_the_books_title_and_languages(
     book: str, sqlite_client: TestClient
 ) -> None:
     # when a client reads the book's description
-    served: dict[str, Any] = sqlite_client.get(f"/rulesets/{book}").json()["table"]
-    # then its table is titled and offers the languages its log reads in
+    described: dict[str, Any] = sqlite_client.get(f"/rulesets/{book}").json()
+    served = described["table"]
+    # then it is named as its readers spell it, as GET /rulesets names it too
     rules = get_rule_system(book)
+    assert described["title"] == rules.title
+    listed = sqlite_client.get("/rulesets").json()["rulesets"]
+    assert {"name": book, "title": rules.title} in listed
+    # and its table is titled and offers the languages its log reads in
     assert served["title"] in (rules.title, rules.table.title if rules.table else None)
     assert served["languages"] == list(rules.languages)
     assert served["health"]["label"]
