@@ -16,7 +16,7 @@ import typer
 from rich.markup import escape
 
 from api.cli_admin import keys, projections
-from api.cli_common import console, encounter_id, installation_keys, store, where
+from api.cli_common import console, encounter_id, installation_keys, shown, store, where
 from api.cli_demo import demo
 from api.cli_print import hits_table, print_report
 from infra.settings import Settings
@@ -200,7 +200,7 @@ def replay(
             voided = "anulado por" if spanish else "voided by"
             note = f" [dim]({voided} {line['voided_by']})[/dim]" if line["voided_by"] else ""
             console.print(
-                f"[dim]{line['position']:>4}[/dim] {escape(line['text'])}{note}",
+                f"[dim]{line['position']:>4}[/dim] {shown(line['text'])}{note}",
                 style=style,
                 highlight=False,
             )

@@ -4,6 +4,7 @@ signing keys, an encounter id typed, and how this program was called."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,17 @@ from rich.markup import escape
 from infra.settings import Settings
 
 console = Console()
+_UNSHOWN = re.compile(  # controls but newline and tab; bidirectional; zero-width
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]"
+)
+
+
+def shown(text: str) -> str:
+    """User text (a name, a reason, a log line) safe to print through rich: a control,
+    bidirectional or zero-width character as its code (`\\x1b`, `\\u202e`), so no escape
+    sequence reaches the terminal; rich markup escaped, so `[bold]` prints as typed."""
+    visible = _UNSHOWN.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
+    return escape(visible)
 
 
 def encounter_id(text: str) -> UUID:

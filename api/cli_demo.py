@@ -17,7 +17,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from api.cli_common import console, program, sqlite_file, where
+from api.cli_common import console, program, shown, sqlite_file, where
 from api.cli_print import hits_table
 from domain.rulesystems import get_rule_system, rulesets
 from infra.settings import Settings
@@ -76,7 +76,7 @@ def demo(
     for line in lines:
         style = "bold" if line["type"] in ("RoundEnded", "EncounterCreated") else None
         console.print(
-            f"[dim]{line['position']:>3}[/dim] {escape(line['text'])}", style=style, highlight=False
+            f"[dim]{line['position']:>3}[/dim] {shown(line['text'])}", style=style, highlight=False
         )
     console.print(_demo_table(ruleset.value, view))
     if database is None and not keep:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
-from api.cli_common import console
+from api.cli_common import console, shown
 
 
 def _figure(n: int) -> str:
@@ -72,11 +71,11 @@ def hits_table(combatants: list[dict], spanish: bool = False, title: str | None 
         bar = "█" * round(share * _BAR) + "░" * (_BAR - round(share * _BAR))
         colour = "green" if share > 0.5 else "yellow" if share > 0.25 else "red"
         table.add_row(
-            escape(c["name"]),
-            escape(c["side"] or ""),
+            shown(c["name"]),
+            shown(c["side"] or ""),
             f"{_figure(now)}/{most}",
             f"[{colour}]{bar}[/{colour}]",
-            *cells,
+            *(shown(cell) for cell in cells),
         )
     return table
 
@@ -96,7 +95,8 @@ def _print_chain(chain: dict[str, Any]) -> None:
         console.print(f"hash chain: [green]intact[/green] over {chain['events']} events")
     else:
         console.print(
-            f"hash chain: [red]broken at position {chain['broken_at']}[/red] ({chain['reason']})"
+            f"hash chain: [red]broken at position {chain['broken_at']}[/red] "
+            f"({shown(chain['reason'])})"
         )
     if chain.get("redacted"):
         console.print(
@@ -136,10 +136,10 @@ def _print_checkpoint(signed: dict[str, Any], local_keys: bool) -> None:
         "after_checkpoint": "[yellow]events after it[/yellow]",
     }
     status = words.get(signed["status"], f"[red]{signed['status'].replace('_', ' ').upper()}[/red]")
-    console.print(f"checkpoint: {status}: {escape(signed['reason'])}", soft_wrap=True)
+    console.print(f"checkpoint: {status}: {shown(signed['reason'])}", soft_wrap=True)
     if signed["encounter"] is not None:
         console.print(
-            f"  signed for encounter {escape(signed['encounter'])} at {escape(signed['time'])}"
+            f"  signed for encounter {shown(signed['encounter'])} at {shown(signed['time'])}"
             f" with key {signed['key'][:16]}…",
             soft_wrap=True,
             highlight=False,

@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import openapi, problems
+from api.clean_input import CleanInput
 from api.deps import known_query
 from api.limits import BodyLimit
 from api.routes import audit, encounters, rulesets, web
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
 
     app.state.feed = feed
     # added inside out: CORS wraps everything, so a 413 is readable by a browser too
+    app.add_middleware(CleanInput)  # inside the cap: bodies it reads are bounded
     app.add_middleware(BodyLimit, max_bytes=fraylog.settings.max_body_bytes)
     app.add_middleware(WorkerHeader)
     if fraylog.settings.cors_origins:

@@ -16,9 +16,12 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import httpx
 
+from infra.app import Fraylog
+from infra.settings import Settings
 from tests.builders.novus import novus_stats, target_stats
 from tests.builders.phantasia import ORC, PC
 from tests.builders.wits import farthan, fighter
@@ -791,10 +794,13 @@ def test_given_the_specs_vectors_then_the_page_gives_the_listed_verdicts_and_val
 # -- the revised rules of docs/audit-spec.md (§1 reading, §3 well-formed, §5.3, §6) ----------
 
 LINE_BREAKS = "Zeile\u2028Absatz\u2029Nächste\u0085Ende"  # ordinary characters (§1)
+# the server refuses U+0085 (a C1 control) in what it is sent (docs/api.md): a name that holds
+# it is an older record's, written to the store by the library, as a store may hold one
+SENT_LINE_BREAKS = LINE_BREAKS.replace("\u0085", " ")
 
 
 def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_does(
-    open_context: Any,
+    open_context: Any, tmp_path: Path
 ) -> None:
     """§1: CSV exactly when the text starts with `position,`; lines end only at \\n (U+2028,
     U+2029 and U+0085 are characters of a name); blank = spaces, tabs and CR only; the CSV
@@ -804,8 +810,9 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
     page = watched.page()
     seen = watch_requests(page)
     base = watched.base
-    f = Fight(base, "wits", LINE_BREAKS, dice="server")
-    lief = f.add(f"Lief{LINE_BREAKS}", fighter(), "heroes")
+    f = Fight(base, "wits", SENT_LINE_BREAKS, dice="server")
+    with Fraylog(Settings(sqlite_path=str(tmp_path / "web.db"))) as store:  # the server's file
+        lief, _ = store.add_combatant(UUID(f.id), f"Lief{LINE_BREAKS}", "heroes", fighter())
     far = f.add("Farthan\u2028der Zweite", farthan(health=500), "foes")
     f.cmd({"type": "roll_initiative"})
     attack(f, {"combatant": lief, "target": far})
@@ -813,6 +820,7 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
     nd = f.get("/events", format="ndjson")
     cs = f.get("/events", format="csv")
     assert "\u2028" in nd and "\u2028" in cs  # written as they are: not line breaks
+    assert "\u0085" in nd and "\u0085" in cs
     lines = lines_of(nd)
     events = [line for line in lines if not is_checkpoint(line)]
     tail = [line for line in lines if is_checkpoint(line)]
