@@ -15,8 +15,9 @@ import json
 import unicodedata
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.limits import replayed
 from api.problems import problem
 
 FREE_TEXT = frozenset({"text", "reason"})  # keys whose strings may span lines
@@ -168,13 +169,4 @@ class CleanInput:
             return
         headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
         headers.append((b"content-length", str(len(body)).encode()))
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app({**scope, "headers": headers}, replay, send)
+        await self.app({**scope, "headers": headers}, replayed(body, receive), send)

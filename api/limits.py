@@ -10,6 +10,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.problems import PROBLEM
 
 
+def replayed(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that gives the body already read, whole, once; then what the client sends
+    next (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
 class BodyLimit:
     """Read at most `max_bytes` of a request body; refuse the request beyond it."""
 
@@ -37,17 +52,7 @@ class BodyLimit:
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replayed(b"".join(chunks), receive), send)
 
     async def _refuse(self, send: Send) -> None:
         detail = f"the request body is larger than {self.max_bytes} bytes (FRAYLOG_MAX_BODY_BYTES)"

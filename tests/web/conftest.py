@@ -11,6 +11,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -61,8 +62,16 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A fraylog server on a free loopback port, tokens on, its own SQLite file."""
+    with serving(Settings(sqlite_path=str(tmp_path / "web.db"), heartbeat_seconds=1)) as base:
+        yield base
+
+
+@contextmanager
+def serving(settings: Settings) -> Iterator[str]:
+    """A fraylog server with `settings` on a free loopback port, while the block runs: its
+    base URL."""
     port = free_port()
-    app = create_app(Settings(sqlite_path=str(tmp_path / "web.db"), heartbeat_seconds=1))
+    app = create_app(settings)
     running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()

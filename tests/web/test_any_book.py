@@ -6,21 +6,16 @@ table naming it (issue 17)."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from playwright.sync_api import expect
 
-from api.main import create_app
 from domain.rulesystems import unregister
 from infra.settings import Settings
-from tests.builders import free_port
-from tests.web.conftest import PHONE, TABLET, screenshot
+from tests.web.conftest import PHONE, TABLET, screenshot, serving
 from tests.web.test_replay import Fight, open_replay
 from tests.web.test_table import add_combatant, start_fight
 
@@ -33,21 +28,11 @@ BEAR = {"fight": 1, "guard": 4, "hits": 4}
 def server(tmp_path: Path) -> Iterator[str]:
     """conftest's server, with the skirmish registered (FRAYLOG_RULE_BOOKS) and forgotten
     after the test."""
-    port = free_port()
     settings = Settings(
         sqlite_path=str(tmp_path / "web.db"), heartbeat_seconds=1, rule_books=(SKIRMISH,)
     )
-    app = create_app(settings)
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
+    with serving(settings) as base:
+        yield base
     unregister("skirmish")
 
 
