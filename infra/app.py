@@ -23,6 +23,7 @@ from infra.access import AccessStore, Grant, check_command
 from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
+from infra.idempotency import IdempotencyKeys
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
 from projections.audit import NO_CHECKPOINT, verification
@@ -86,6 +87,7 @@ class Fraylog(Application[UUID]):
         super().__init__(env=self.settings.eventsourcing_env())
         self.secrets = SecretStore(self.settings)
         self.access = AccessStore(self.settings)
+        self.keys = IdempotencyKeys(self.settings)
         self.checkpoints = Checkpoints(self.settings)
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
@@ -248,6 +250,8 @@ class Fraylog(Application[UUID]):
             self.secrets.close()
         if hasattr(self, "access"):
             self.access.close()
+        if hasattr(self, "keys"):
+            self.keys.close()
         if hasattr(self, "checkpoints"):
             self.checkpoints.close()
 

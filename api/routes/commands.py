@@ -18,8 +18,9 @@ from api.problems import needed_in
 from api.registered import CommandBody
 from api.routes.common import ERRORS, sight_at
 from domain.errors import DomainError
-from infra.access import Grant, request_hash
+from infra.access import Grant
 from infra.app import Fraylog
+from infra.idempotency import request_hash
 from projections.export import record_of
 from projections.narrative import Lang, told
 from projections.view import encounter_view
@@ -95,17 +96,17 @@ async def _run_once(
     digest = request_hash(command.model_dump(mode="json"))
     state = await run_in_threadpool(fraylog.state, encounter_id)
     lease, first = await run_in_threadpool(
-        fraylog.access.reserve, encounter_id, key, digest, state.version
+        fraylog.keys.reserve, encounter_id, key, digest, state.version
     )
     if lease is None:
         return JSONResponse(first, headers={"Idempotent-Replayed": "true"})
     try:
         answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
     except DomainError:  # refused (or lost a race) before anything was saved
-        await run_in_threadpool(fraylog.access.release, encounter_id, key, lease)
+        await run_in_threadpool(fraylog.keys.release, encounter_id, key, lease)
         raise
     # any other failure keeps the lease: the command may have been recorded
-    await run_in_threadpool(fraylog.access.complete, encounter_id, key, lease, answer)
+    await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
     return JSONResponse(answer)
 
 
