@@ -1,5 +1,6 @@
 """Tables fraylog keeps beside the event store, in the same database: SQLite through one
-shared connection, PostgreSQL through short connections (in the configured schema)."""
+connection per store of them, PostgreSQL through short connections (in the configured
+schema) from one small pool the process's stores share."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from infra.settings import Settings
+
+POOL_SIZE = 8  # PostgreSQL connections every side table of a process shares, at most
+_pools: dict[str, tuple[Any, int]] = {}  # database URL -> (its pool, the stores using it)
+_pools_lock = threading.Lock()
 
 
 class SideTables:
@@ -62,19 +67,26 @@ class SideTables:
             yield run
 
     def _postgres(self) -> Any:
-        """A small pool of autocommit connections, opened on first use."""
+        """The process's pool of autocommit connections to this database, opened on first
+        use by any of its side tables and closed when the last of them closes."""
         with self._lock:
             if self._pool is None:
-                from psycopg_pool import ConnectionPool
+                url = self.settings.database_url
+                assert url is not None
+                with _pools_lock:
+                    pool, users = _pools.get(url, (None, 0))
+                    if pool is None:
+                        from psycopg_pool import ConnectionPool
 
-                assert self.settings.database_url is not None
-                self._pool = ConnectionPool(
-                    self.settings.database_url,
-                    min_size=1,
-                    max_size=4,
-                    kwargs={"autocommit": True, "connect_timeout": 5},
-                    open=True,
-                )
+                        pool = ConnectionPool(
+                            url,
+                            min_size=1,
+                            max_size=POOL_SIZE,
+                            kwargs={"autocommit": True, "connect_timeout": 5},
+                            open=True,
+                        )
+                    _pools[url] = (pool, users + 1)
+                self._pool = pool
             return self._pool
 
     def close(self) -> None:
@@ -82,5 +94,12 @@ class SideTables:
             self._sqlite.close()
             self._sqlite = None
         if self._pool is not None:
-            self._pool.close()
+            url = self.settings.database_url
+            with _pools_lock:
+                pool, users = _pools[url]
+                if users > 1:
+                    _pools[url] = (pool, users - 1)
+                else:
+                    del _pools[url]
+                    pool.close()
             self._pool = None
