@@ -43,13 +43,25 @@ def serve(
         int,
         typer.Option(min=1, max=64, help="Worker processes (more than one needs PostgreSQL)."),
     ] = 1,
+    no_projections: Annotated[
+        bool,
+        typer.Option(
+            "--no-projections",
+            help="Do not keep the read models in this process (FRAYLOG_PROJECTIONS=off): "
+            "`fraylog projections run` keeps them apart.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the HTTP API (SQLite file by default; FRAYLOG_DATABASE_URL for PostgreSQL).
-    Every encounter route needs its bearer token unless --no-auth (or FRAYLOG_NO_AUTH=1)."""
+    Every encounter route needs its bearer token unless --no-auth (or FRAYLOG_NO_AUTH=1).
+    The read models are kept up to date by a runner on a thread of this process (one, with
+    any number of workers), unless --no-projections or another runner keeps them."""
     import uvicorn
 
     if no_auth:
         os.environ["FRAYLOG_NO_AUTH"] = "1"  # read by every worker
+    if workers > 1:  # a token rotated or revoked in one worker stops at once in the others
+        os.environ.setdefault("FRAYLOG_GRANT_CACHE_SECONDS", "0")
     settings = Settings.from_env()
     if workers > 1 and settings.backend != "postgres":
         console.print(
@@ -63,7 +75,51 @@ def serve(
         f"fraylog: events in {escape(where(settings))}; access: {mode}; "
         f"API docs at http://{host}:{port}/docs"
     )
-    uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port, workers=workers)
+    follower = None if no_projections or not settings.projections else _projections(settings)
+    if follower is None:
+        uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port, workers=workers)
+        return
+    import signal
+
+    def terminated(*_: object) -> None:
+        raise _Terminated
+
+    signal.signal(signal.SIGTERM, terminated)  # uvicorn raises it again once it has stopped
+    try:
+        uvicorn.run("api.main:app_from_env", factory=True, host=host, port=port, workers=workers)
+    except _Terminated:
+        follower.stop(timeout=10)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)  # ends as SIGTERM ends it without a runner
+    finally:
+        follower.stop(timeout=10)
+
+
+class _Terminated(BaseException):
+    """SIGTERM: stop the read models' runner, then end as SIGTERM ends a process."""
+
+
+def _projections(settings: Settings) -> Any:
+    """The read models' runner on a thread of this (the parent) process, started; None when
+    another runner holds the lock (the server then serves without one)."""
+    from infra.read_models import Follower
+
+    follower = Follower(
+        settings, float(os.environ.get("FRAYLOG_PROJECTIONS_POLL_SECONDS", "0.5") or 0.5)
+    )
+    try:
+        started = follower.start()
+    except Exception as e:  # the store unreachable for the lock: serve, and say so
+        console.print(f"read models: no runner ({escape(str(e).splitlines()[0])})")
+        return None
+    if not started:
+        console.print("read models: another runner keeps them; this server runs none")
+        return None
+    console.print(
+        "read models: kept up to date by this server (--no-projections leaves them to "
+        "`fraylog projections run`)"
+    )
+    return follower
 
 
 app.command()(demo)  # api/cli_demo.py

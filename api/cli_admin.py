@@ -1,11 +1,12 @@
 """The installation's own `fraylog` commands: `keys` (list the signing keys, rotate them)
-and `projections` (keep the read models up to date, rebuild them)."""
+and `projections` (keep the read models up to date, rebuild them, show how far they are)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from api.cli_common import console, installation_keys
@@ -66,14 +67,39 @@ def projections_run(
 ) -> None:
     """Keep the read models up to date until interrupted (Ctrl-C or SIGTERM): first the
     backlog since the last run, a batch per transaction, then each new event as it is
-    recorded. Safe to kill at any time: it resumes after the last event it committed."""
+    recorded. Safe to kill at any time: it resumes after the last event it committed.
+    One runner per store: it refuses (exit 1) while another runs (`fraylog serve` runs
+    one unless --no-projections)."""
+    from infra.read_models import PROJECTION
+    from infra.runner_lock import RunnerLock
+
+    settings = Settings.from_env()
+    lock = RunnerLock(settings, PROJECTION)
+    if not lock.acquire():
+        _refuse(settings, "another runner keeps the read models")
+    try:
+        _follow(settings, poll)
+    finally:
+        lock.release()
+
+
+def _refuse(settings: Settings, what: str) -> None:
+    console.print(
+        f"[red]{what} of {escape(settings.describe())} (`fraylog projections run`, or "
+        "`fraylog serve` without --no-projections): stop it first[/red]",
+        soft_wrap=True,
+    )
+    raise typer.Exit(1)
+
+
+def _follow(settings: Settings, poll: float) -> None:
+    """Catch up, then follow until a signal (the lock held)."""
     import signal
     import threading
     import time
 
     from infra.read_models import ReadModelsStore, catch_up, runner
 
-    settings = Settings.from_env()
     store = ReadModelsStore(settings)
     # A signal only sets a flag, looked at between batches and every half second: an
     # exception raised wherever the signal lands (KeyboardInterrupt) could strike while the
@@ -99,8 +125,9 @@ def projections_run(
 def projections_rebuild(
     batch: Annotated[int, typer.Option(min=1, max=10_000, help="Events per transaction.")] = 500,
 ) -> None:
-    """Drop the read models and their tracking and project every event again. Stop
-    `fraylog projections run` first."""
+    """Drop the read models and their tracking and project every event again. Refused
+    (exit 1) while a runner runs: stop `fraylog projections run` (or serve with
+    --no-projections) first."""
     import time
 
     from rich.progress import (
@@ -111,20 +138,82 @@ def projections_rebuild(
         TimeRemainingColumn,
     )
 
-    from infra.read_models import rebuild
+    from infra.read_models import PROJECTION, rebuild
+    from infra.runner_lock import RunnerLock
 
     settings = Settings.from_env()
+    lock = RunnerLock(settings, PROJECTION)  # held while it rebuilds: no runner starts
+    if not lock.acquire():
+        _refuse(settings, "a runner keeps the read models")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeRemainingColumn(), console=console) as progress:
-        task = progress.add_task("notifications projected", total=None)
+    try:
+        with Progress(*columns, TimeRemainingColumn(), console=console) as progress:
+            task = progress.add_task("notifications projected", total=None)
 
-        def shown(position: int, end: int) -> None:
-            progress.update(task, completed=position, total=end)
+            def shown(position: int, end: int) -> None:
+                progress.update(task, completed=position, total=end)
 
-        started = time.perf_counter()
-        events = rebuild(settings, shown, batch_size=batch)
-        seconds = time.perf_counter() - started
+            started = time.perf_counter()
+            events = rebuild(settings, shown, batch_size=batch)
+            seconds = time.perf_counter() - started
+    finally:
+        lock.release()
     console.print(
         f"rebuilt from {events} events in {seconds:.1f} s "
         f"({events / seconds if seconds else 0:,.0f} events/s) on {settings.describe()}"
     )
+
+
+def _age(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = max(seconds, 0.0)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.1f} s"
+
+
+@projections.command("status")
+def projections_status(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print each read model's status as JSON.")
+    ] = False,
+) -> None:
+    """How far each read model is: its position (the last notification projected), the
+    store's latest notification, the lag in events, the age of the last projected event,
+    and whether a runner keeps it (`fraylog projections run`, or `fraylog serve`'s own)."""
+    import json
+
+    from infra.read_models import ReadModelsStore
+
+    settings = Settings.from_env()
+    store = ReadModelsStore(settings)
+    try:
+        listed = store.statuses()
+    finally:
+        store.close()
+    if as_json:
+        print(json.dumps({"store": settings.describe(), "read_models": listed}))
+        return
+    table = Table(
+        "read model",
+        "position",
+        "latest",
+        "lag",
+        "last projected",
+        "age",
+        "runner",
+        title=escape(settings.describe()),
+    )
+    for each in listed:
+        table.add_row(
+            each["name"],
+            str(each["position"]),
+            str(each["latest"]),
+            str(each["lag"]),
+            each["last_projected_at"] or "nothing yet",
+            _age(each["age_seconds"]),
+            "[green]running[/green]" if each["running"] else "[yellow]none[/yellow]",
+        )
+    console.print(table)

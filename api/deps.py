@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from domain.access import Forbidden
 from domain.errors import DomainError
 from infra.access import GM_ROLE, Grant
+from infra.accounts import Account, is_account_key
 from infra.app import EncounterNotFound, Fraylog
 from infra.feed import Feed
 from projections.narrative import LANGS, Lang
@@ -57,12 +58,32 @@ async def _grant(fraylog: Fraylog, token: str) -> Grant | None:
     return grant if known else await run_in_threadpool(fraylog.access.grant, token)
 
 
+async def _account(fraylog: Fraylog, key: str) -> Account | None:
+    """The account of an account key: from memory when it was seen lately, else the store."""
+    known, account = fraylog.accounts.cached(key)
+    return account if known else await run_in_threadpool(fraylog.accounts.by_key, key)
+
+
+async def _account_grant(fraylog: Fraylog, encounter_id: UUID, key: str) -> Grant | None:
+    """An account key is the GM's token on every encounter its account owns."""
+    account = await _account(fraylog, key)
+    if account is None:
+        return None
+    if not await run_in_threadpool(fraylog.accounts.owns, account, str(encounter_id)):
+        return None
+    return Grant(str(encounter_id), GM_ROLE, label="account", token_hash=account.key_hash)
+
+
 async def grant_for(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant:
     """The grant of a token for this encounter; a missing token, an unknown one or one of
-    another encounter is told the encounter does not exist (ids cannot be probed)."""
+    another encounter is told the encounter does not exist (ids cannot be probed). An
+    account key is the GM's on the encounters its account owns."""
     if not fraylog.settings.auth:
         return open_grant(str(encounter_id))
-    grant = await _grant(fraylog, token) if token else None
+    if token and is_account_key(token):
+        grant = await _account_grant(fraylog, encounter_id, token)
+    else:
+        grant = await _grant(fraylog, token) if token else None
     if grant is None or grant.encounter_id != str(encounter_id):
         raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
     return grant
@@ -93,6 +114,29 @@ async def token_grant(fraylog: FraylogDep, credentials: Credentials) -> Grant | 
     return grant
 
 
+async def account(fraylog: FraylogDep, credentials: Credentials) -> Account:
+    """The account whose key is sent (routes of an account: its encounters, its roster)."""
+    key = credentials.credentials if credentials else ""
+    found = await _account(fraylog, key) if is_account_key(key) else None
+    if found is None:
+        raise Unauthenticated(
+            "ACCOUNT",
+            "send the Authorization: Bearer key of an account (POST /accounts makes one)",
+            field="Authorization",
+        )
+    return found
+
+
+async def maybe_account(fraylog: FraylogDep, credentials: Credentials) -> Account | None:
+    """The account whose key is sent, if an account key is sent (else None: a token, or
+    nothing)."""
+    if credentials is None or not is_account_key(credentials.credentials):
+        return None
+    return await account(fraylog, credentials)
+
+
+AccountDep = Annotated[Account, Depends(account)]
+MaybeAccountDep = Annotated[Account | None, Depends(maybe_account)]
 ReaderDep = Annotated[Grant, Depends(reader)]
 GmDep = Annotated[Grant, Depends(gm)]
 
@@ -106,6 +150,14 @@ def actor_of(fraylog: Fraylog, grant: Grant, body_actor: str | None) -> str:
             "ACTOR", "the actor comes from the bearer token, not from the body", field="actor"
         )
     return grant.actor
+
+
+# query parameters no route takes any more, with what to do instead
+RETIRED_QUERY = {
+    "access_token": "access_token is no longer taken (a token in a URL ends up in logs): "
+    "send the token in the Authorization header, or open the live feed with a stream "
+    "ticket, GET /encounters/{id}/stream?ticket=… from POST /encounters/{id}/stream-tickets",
+}
 
 
 async def known_query(request: Request) -> None:
@@ -122,6 +174,9 @@ async def known_query(request: Request) -> None:
         known |= {p.alias for p in d.query_params}
         pending += d.dependencies
     unknown = sorted(set(request.query_params) - known)
+    for name in unknown:
+        if name in RETIRED_QUERY:
+            raise DomainError("QUERY", RETIRED_QUERY[name], field=name)
     if unknown:
         raise DomainError(
             "QUERY",

@@ -12,12 +12,13 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api import openapi, problems
+from api import access_log, openapi, problems, quotas
 from api.clean_input import CleanInput
 from api.deps import known_query
 from api.limits import BodyLimit
-from api.routes import audit, encounters, rulesets, web
+from api.routes import accounts, audit, encounters, roster, rulesets, tokens, web
 from infra.app import Fraylog
+from infra.campaigns import CampaignsOnDemand
 from infra.feed import Feed
 from infra.settings import Settings
 
@@ -26,7 +27,8 @@ WORKER = str(os.getpid()).encode()
 
 
 class WorkerHeader:
-    """`Fraylog-Worker: <pid>` on every answer: which process served it."""
+    """`Fraylog-Worker: <pid>` on every answer: which process served it (only with
+    FRAYLOG_WORKER_HEADER=1: a process id tells a stranger more than he needs)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -42,8 +44,10 @@ class WorkerHeader:
 
 def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None) -> FastAPI:
     """The API over one Fraylog application (made from `settings` if not given)."""
+    access_log.install()  # no token or ticket in uvicorn's access log
     fraylog = fraylog or Fraylog(settings)
     feed = Feed(fraylog)
+    campaigns = CampaignsOnDemand(fraylog.settings)  # the roster's own application
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -56,6 +60,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         yield
         feed.stop()
         fraylog.close()
+        campaigns.close()
 
     app = FastAPI(
         title="fraylog",
@@ -70,25 +75,33 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         redoc_url=None,
     )
     app.state.fraylog = fraylog
+    app.state.campaigns = campaigns
 
     app.state.feed = feed
     # added inside out: CORS wraps everything, so a 413 is readable by a browser too
     app.add_middleware(CleanInput)  # inside the cap: bodies it reads are bounded
     app.add_middleware(BodyLimit, max_bytes=fraylog.settings.max_body_bytes)
-    app.add_middleware(WorkerHeader)
+    # outside the cap: a request over its rate is refused before its body is read
+    app.add_middleware(quotas.Quotas, settings=lambda: fraylog.settings)
+    if fraylog.settings.worker_header:
+        app.add_middleware(WorkerHeader)
     if fraylog.settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(fraylog.settings.cors_origins),
             allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
-            expose_headers=["Idempotent-Replayed"],
+            expose_headers=["Idempotent-Replayed", "Retry-After"],
         )
     problems.install(app)
     app.include_router(encounters.router)
+    app.include_router(tokens.rotation)  # after the encounter routes: it ends the token sent
+    app.include_router(accounts.router)
+    app.include_router(roster.router)
     app.include_router(rulesets.router)
     app.include_router(audit.router)
     openapi.install(app)
+    quotas.document(app)  # the 429 of the limited routes
     web.install(app)
     return app
 

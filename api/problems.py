@@ -11,8 +11,11 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Mount
+from starlette.staticfiles import StaticFiles
 
 from domain.errors import DiceError, DiceNeeded, DomainError, NotFound
+from domain.strict import said
 from projections.narrative import told
 from projections.visibility import scrubbed, unnamed
 
@@ -126,6 +129,29 @@ def so_far(exc: DiceNeeded, spanish: bool) -> list[dict[str, Any]]:
     return told(exc.before(), exc.so_far, spanish, exc.sight)
 
 
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+STATIC = frozenset({"GET", "HEAD"})  # what a mount of files (the web pages) takes
+
+
+def allowed(request: Request) -> list[str]:
+    """The methods a request's path takes: each one a route matches in full. Starlette's own
+    `Allow` names only the first route's (GET and POST /encounters are two routes), so the
+    routes are asked again, once per method."""
+    scope = request.scope
+    # a mount moved the path into root_path: ask from the application's root
+    root = scope.get("app_root_path", scope.get("root_path", ""))
+
+    def takes(method: str, route: Any) -> bool:
+        if isinstance(route, Mount) and not (
+            isinstance(route.app, StaticFiles) and method in STATIC
+        ):
+            return False  # a mount matches every method: only its files' are known
+        probe = {**scope, "method": method, "root_path": root}
+        return bool(route.matches(probe)[0] == Match.FULL)
+
+    return [m for m in METHODS if any(takes(m, r) for r in request.app.router.routes)]
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
@@ -148,7 +174,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [
-            {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"], "type": e["type"]}
+            {"field": ".".join(str(p) for p in e["loc"]), "message": said(e), "type": e["type"]}
             for e in exc.errors()
         ]
         first = errors[0] if errors else {"field": None, "message": "invalid request"}
@@ -162,7 +188,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return problem(exc.status_code, str(exc.detail), str(exc.detail))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # RFC 9110 15.5.6: the methods the path takes
+            methods = allowed(request)
+            headers["Allow"] = ", ".join(methods)
+            # the path is not echoed: a client's text stays out of what a screen shows
+            detail = f"{request.method} is not allowed here; this path takes " + (
+                ", ".join(methods) or "no method"
+            )
+            return problem(405, str(exc.detail), detail, headers)
+        return problem(exc.status_code, str(exc.detail), str(exc.detail), headers or None)
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> JSONResponse:

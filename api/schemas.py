@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from api.event_schemas import EventRecord
 from api.registered import CombatantPublic, EncounterPublic, RulesetName
@@ -16,7 +17,7 @@ MAX_POSITION = 2**31 - 1  # positions and versions fit any store's integer colum
 
 
 class EncounterCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON types (domain.strict)
 
     name: str = Field(min_length=1, max_length=120, examples=["Ambush at the ford"])
     ruleset: RulesetName = Field(description="The rule system: novus, phantasia or wits.")
@@ -39,12 +40,20 @@ class EncounterCreate(BaseModel):
 
 
 class CombatantCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON types (domain.strict)
 
-    name: str = Field(min_length=1, max_length=60, examples=["Brakka"])
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=60,
+        examples=["Brakka"],
+        description="Required with `stats`; with `from_roster`, the entry's unless given.",
+    )
     side: str = Field(default="", max_length=60, examples=["players"])
-    stats: dict[str, Any] = Field(
-        description="The rule system's stats; for novus see NovusStats in docs/rules/novus.md.",
+    stats: dict[str, Any] | None = Field(
+        default=None,
+        description="The rule system's stats; for novus see NovusStats in docs/rules/novus.md. "
+        "Required unless `from_roster` is given.",
         examples=[
             {
                 "hits": 30,
@@ -72,6 +81,22 @@ class CombatantCreate(BaseModel):
     )
     expected_version: int | None = Field(default=None, ge=0)
     actor: str | None = Field(default=None, max_length=100)
+    from_roster: UUID | None = Field(
+        default=None,
+        strict=False,  # a JSON string
+        description="A roster entry of the account whose key is sent, instead of `stats`: a "
+        "full copy of its stats, starting from the lasting state carried from its last fight "
+        "(name and side: the entry's unless given). docs/api.md, Campaigns.",
+    )
+
+    @model_validator(mode="after")
+    def _stats_or_roster(self) -> CombatantCreate:
+        if self.from_roster is not None:
+            if self.stats is not None:
+                raise ValueError("give stats or from_roster, not both")
+        elif self.stats is None or self.name is None:
+            raise ValueError("give name and stats, or from_roster")
+        return self
 
 
 class EncounterSummary(BaseModel):
@@ -79,17 +104,59 @@ class EncounterSummary(BaseModel):
     name: str
     ruleset: str
     created_at: str
+    # from the read model (an account's list; null where it has not reached the encounter)
+    status: Literal["active", "ended"] | None = None
+    round: int | None = None
+    last_activity: str | None = None
+    events: int | None = None
+    combatants_up: int | None = None
+    combatants_down: int | None = None
+
+
+class ReadModelLag(BaseModel):
+    """How far the read models behind a list are from the store."""
+
+    projected: int | None = Field(
+        description="The last event (notification) the read models hold; null: never run."
+    )
+    latest: int = Field(description="The last event recorded in the store.")
+    behind: int = Field(description="Events recorded that the list does not show yet.")
 
 
 class EncounterList(BaseModel):
     encounters: list[EncounterSummary]
+    next: str | None = Field(
+        default=None,
+        description="An account's list: the `after` of the next page; null on the last.",
+    )
+    read_models: ReadModelLag | None = Field(
+        default=None, description="An account's list: the read models' lag."
+    )
+
+
+ExpiresIn = Annotated[
+    int | None,
+    Field(
+        ge=60,
+        le=365 * 24 * 3600,
+        description="Seconds until the token stops opening anything (60 to 31536000, a "
+        "year); without it, it never expires.",
+    ),
+]
 
 
 class TokenCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON types (domain.strict)
 
+    role: Literal["player", "gm"] = Field(
+        default="player",
+        description="player: bound to his combatants; gm: another GM token (a second "
+        "device, a co-GM), with no combatants.",
+    )
     combatants: list[str] = Field(
-        min_length=1, max_length=20, description="The combatant ids the player acts for."
+        default_factory=list,
+        max_length=20,
+        description="The combatant ids the player acts for (1 to 20); none for a GM token.",
     )
     label: str = Field(
         default="",
@@ -97,25 +164,44 @@ class TokenCreate(BaseModel):
         description="Who holds it, e.g. 'Anna'; events record actor 'player:<label>' "
         "(default: the combatants' names).",
     )
+    expires_in: ExpiresIn = None
+
+
+class TokenRotate(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON types (domain.strict)
+
+    expires_in: ExpiresIn = None
 
 
 class TokenIssued(BaseModel):
-    token: str = Field(description="The player's bearer token, shown only here, once.")
+    token: str = Field(description="The bearer token, shown only here, once.")
     id: str = Field(description="A short id of the token (the start of its hash).")
-    role: Literal["player"]
+    role: Literal["gm", "player"]
     combatants: list[str]
     label: str
+    expires_at: str | None = Field(description="When it stops (UTC); null: never.")
 
 
-class PlayerToken(BaseModel):
-    id: str
+class TokenPublic(BaseModel):
+    id: str = Field(description="The first 16 hex digits of the token's SHA-256.")
+    role: Literal["gm", "player"]
     combatants: list[str]
     label: str
     created_at: str
+    expires_at: str | None = Field(description="When it stops (UTC); null: never.")
 
 
-class PlayerTokens(BaseModel):
-    tokens: list[PlayerToken]
+class TokenList(BaseModel):
+    tokens: list[TokenPublic]
+    next: str | None = Field(description="The `after` of the next page; null on the last.")
+
+
+class StreamTicket(BaseModel):
+    ticket: str = Field(
+        description="Opens GET /encounters/{id}/stream?ticket=… once, as the token that "
+        "asked for it; shown only here."
+    )
+    expires_in: int = Field(description="Seconds it may wait for its stream.")
 
 
 class EventLog(BaseModel):
@@ -233,7 +319,7 @@ class NarrativeLog(BaseModel):
 
 
 class ForkCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON types (domain.strict)
 
     at: int = Field(ge=1, le=MAX_POSITION, description="Copy the first `at` events.")
     name: str = Field(min_length=1, max_length=120)

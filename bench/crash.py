@@ -167,6 +167,10 @@ def serve_env(settings: Settings) -> dict[str, str]:
     env.update(
         FRAYLOG_SNAPSHOT_INTERVAL=str(settings.snapshot_interval),
         FRAYLOG_CACHE_SIZE=str(settings.cache_size),
+        # its clients flood the server on purpose: no rate limits
+        FRAYLOG_RATE_CREATE="off",
+        FRAYLOG_RATE_MINT="off",
+        FRAYLOG_RATE_COMMANDS="off",
         PYTHONUNBUFFERED="1",
     )
     if settings.database_url:

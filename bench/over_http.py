@@ -35,6 +35,14 @@ def server_env(settings: Settings) -> dict[str, str]:
     env["FRAYLOG_SNAPSHOT_INTERVAL"] = str(settings.snapshot_interval)
     env["FRAYLOG_CACHE_SIZE"] = str(settings.cache_size)
     env["FRAYLOG_POOL_SIZE"] = str(settings.pool_size)
+    # the command path alone: no rate limits (a bench is a flood by design) and no read
+    # models' runner sharing the server's process
+    env.update(
+        FRAYLOG_RATE_CREATE="off",
+        FRAYLOG_RATE_MINT="off",
+        FRAYLOG_RATE_COMMANDS="off",
+        FRAYLOG_PROJECTIONS="off",
+    )
     if settings.pg_db_functions:
         env["FRAYLOG_PG_DB_FUNCTIONS"] = "1"
     if not settings.auth:
@@ -70,7 +78,10 @@ class Server:
                 str(workers),
             ],
             cwd=ROOT,
-            env=server_env(settings) | {"PYTHONUNBUFFERED": "1"},
+            # several workers: each answer names its worker, to see every one has started
+            env=server_env(settings)
+            | {"PYTHONUNBUFFERED": "1"}
+            | ({"FRAYLOG_WORKER_HEADER": "1"} if workers > 1 else {}),
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )

@@ -3,8 +3,9 @@
 One model per command, discriminated by `type`. The core's commands (`CORE_COMMANDS`) are
 played in every rule book; a book's own live in its package
 (`domain/rulesystems/<book>/commands.py`) and its `RuleSystem.commands` names them, so each
-book parses its bodies with its own union (`RuleSystem.command_adapter()`). The rule system
-validates a command against the current state; an invalid command records nothing.
+book parses its bodies with its own union (`RuleSystem.command_adapter()`), its JSON types
+taken strictly (domain.strict: `5` is an integer, `"5"`, `true` and `5.0` are not). The rule
+system validates a command against the current state; an invalid command records nothing.
 
 Each book says, per command type, the roll names it may ask for in the order they are drawn
 (`RuleSystem.rolls`, shown in the OpenAPI as `x-rolls`: rule book → names); `<name>` in a

@@ -14,18 +14,21 @@ from eventsourcing.utils import get_topic
 
 from domain import events as ev
 from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo, Void
+from domain.dice import ManualDice
 from domain.encounter import GM, Encounter, project_encounter
 from domain.errors import DiceNeeded, DomainError
 from domain.rulesystems import get_rule_system
 from domain.state import EncounterState
 from domain.upcasting import respell
 from infra.access import AccessStore, Grant, check_command
+from infra.accounts import Account, Accounts
 from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
-from infra.idempotency import IdempotencyKeys
+from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
+from infra.sidetables import SideTables
 from projections.audit import NO_CHECKPOINT, verification
 from projections.export import records
 from projections.visibility import Sight, departed, for_player, sight_of
@@ -84,10 +87,13 @@ class Fraylog(Application[UUID]):
         self.snapshotting_intervals = {Encounter: self.settings.snapshot_interval}
         if self.settings.backend == "postgres" and self.settings.postgres_schema:
             ensure_schema(self.settings)
-        super().__init__(env=self.settings.eventsourcing_env())
+        # its recorder marks an Idempotency-Key in the transaction of its command's events
+        super().__init__(env={**self.settings.eventsourcing_env(), **recorder_env(self.settings)})
         self.secrets = SecretStore(self.settings)
         self.access = AccessStore(self.settings)
         self.keys = IdempotencyKeys(self.settings)
+        self.accounts = Accounts(self.settings)
+        self.read_tables = SideTables(self.settings)  # the read models', for the API's reads
         self.checkpoints = Checkpoints(self.settings)
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
@@ -105,7 +111,10 @@ class Fraylog(Application[UUID]):
         seed: str | None = None,
         options: dict[str, Any] | None = None,
         actor: str = GM,
+        account: Account | None = None,
     ) -> Recorded:
+        """A new encounter; with an `account`, owned by it (within its cap), its claim
+        recorded in the transaction of the encounter's first events."""
         encounter_id = uuid4()
         commitment = self.secrets.commit(encounter_id)  # kept before anything is recorded
         encounter = Encounter.start(
@@ -118,7 +127,8 @@ class Fraylog(Application[UUID]):
             encounter_id=encounter_id,
             dice_commitment=commitment,
         )
-        return self._save(encounter)
+        claim = account and self.accounts.claim(account, encounter_id, name, ruleset)
+        return self._save(encounter, also=claim)
 
     def add_combatant(
         self,
@@ -132,7 +142,10 @@ class Fraylog(Application[UUID]):
         hidden: bool = False,
         until_acting: bool = True,
         health: str | None = None,
+        then: Callable[[Any], list[Any]] | None = None,
     ) -> tuple[str, Recorded]:
+        """Add a combatant; `then(him)`: the GM's commands run on him in the same save (the
+        lasting state a roster copy starts with, infra.campaigns), rolling no dice."""
         encounter = self._load(encounter_id, expected_version)
         if len(encounter.state.combatants) >= self.settings.max_combatants:
             raise DomainError(
@@ -143,6 +156,8 @@ class Fraylog(Application[UUID]):
         combatant = encounter.add_combatant(
             name, side, stats, actor=actor, hidden=hidden, until_acting=until_acting, health=health
         )
+        for command in then(encounter.state.combatants[combatant]) if then else ():
+            encounter.execute(command, ManualDice({}), actor=actor)
         return combatant, self._save(encounter)
 
     def execute(
@@ -152,9 +167,11 @@ class Fraylog(Application[UUID]):
         grant: Grant | None = None,
         *,
         preview: bool = False,
+        idempotency: Mark | None = None,
     ) -> Recorded:
         """Run a command; with a `grant` (a token's), only what it allows, its actor the
-        token's; without one (open mode, the CLI), the command's `actor` or the GM.
+        token's; without one (open mode, the CLI), the command's `actor` or the GM. With
+        `idempotency` (a key's Mark), its key is marked recorded with its events, at once.
 
         A command that needs a face the table has not given yet records nothing and raises
         DiceNeeded, with `so_far` the events the faces given decided (unstored) and
@@ -181,7 +198,7 @@ class Fraylog(Application[UUID]):
             raise
         if preview:
             return Recorded(list(encounter.pending_events), encounter.state)
-        return self._save(encounter)
+        return self._save(encounter, idempotency)
 
     def _run(
         self, encounter: Encounter, encounter_id: UUID, command: Any, actor: str, preview: bool
@@ -236,13 +253,16 @@ class Fraylog(Application[UUID]):
             ) from None
 
     def fork(self, encounter_id: UUID, at: int, name: str, actor: str = GM) -> Recorded:
-        """A new encounter with this one's first `at` events; the original is untouched."""
+        """A new encounter with this one's first `at` events; the original is untouched. The
+        fork of an account's encounter is the account's too."""
         history = self.event_log(encounter_id, until=at + 1)  # one more: is `at` a command's end?
         fork_id = uuid4()
         fork = Encounter.fork(
             history, at, name, fork_id, lambda: self.secrets.commit(fork_id), actor
         )
-        return self._save(fork)
+        owner = self.accounts.owner_of(str(encounter_id))
+        claim = owner and self.accounts.claim(owner, fork_id, name, history[0].ruleset)
+        return self._save(fork, also=claim)
 
     def close(self) -> None:
         super().close()
@@ -252,6 +272,10 @@ class Fraylog(Application[UUID]):
             self.access.close()
         if hasattr(self, "keys"):
             self.keys.close()
+        if hasattr(self, "accounts"):
+            self.accounts.close()
+        if hasattr(self, "read_tables"):
+            self.read_tables.close()
         if hasattr(self, "checkpoints"):
             self.checkpoints.close()
 
@@ -280,10 +304,14 @@ class Fraylog(Application[UUID]):
             )
         return encounter
 
-    def _save(self, encounter: Encounter) -> Recorded:
+    def _save(
+        self, encounter: Encounter, idempotency: Mark | None = None, also: Also | None = None
+    ) -> Recorded:
+        """Save the pending events; with them, in one transaction, `idempotency`'s mark and
+        `also`, a write of fraylog's own (an account's claim on a new encounter)."""
         pending = list(encounter.pending_events)
         try:
-            self.save(encounter)
+            self.save(encounter, **{MARK: idempotency, ALSO: also})
         except IntegrityError:  # the cache holds copies: it is fast-forwarded on the next load
             raise Conflict(
                 "VERSION",

@@ -1,15 +1,29 @@
 """Idempotency-Key records of commands, kept beside the events: a command sent again with
-the same key and body gets its first answer again instead of running twice."""
+the same key and body gets its first answer again instead of running twice.
+
+A key's command marks the key as recorded (`recorded_from`, `recorded_to`: its first and
+last position) in the same database transaction as its events (the recorders below), so a
+command whose process stopped before it answered is known exactly: recorded (its answer is
+rebuilt from the record) or not (it may run). Keys are forgotten after
+FRAYLOG_IDEMPOTENCY_RETENTION_HOURS."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import secrets
+import sqlite3
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
+
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.utils import get_topic, retry
 
 from domain.errors import DomainError
 from infra.settings import Settings
@@ -17,6 +31,14 @@ from infra.sidetables import SideTables
 
 KEYS = "fraylog_idempotency_keys"
 LEASE_SECONDS = 30.0  # a command holding a key longer than this has stopped
+SWEEP_SECONDS = 60.0  # keys past their retention are deleted at most this often per process
+MARK = "idempotency"  # the keyword Fraylog.save passes a key's Mark to the recorder with
+# the keyword of a write of fraylog's own that commits with the events or not at all (an
+# account's claim on the encounter it creates): a callable given `run(sql, params)`, which
+# runs in the events' transaction with `?` placeholders; each statement returns rows (an
+# INSERT with RETURNING)
+ALSO = "also"
+Also = Callable[[Callable[..., list[tuple[Any, ...]]]], None]
 
 
 class IdempotencyConflict(DomainError):
@@ -30,42 +52,243 @@ def request_hash(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
+def _stamp(seconds: float) -> str:
+    """An ISO 8601 UTC time, always with microseconds (so the texts compare as the times)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What the transaction recording a key's command marks: the key, held by `lease`."""
+
+    table: str
+    encounter_id: UUID
+    key: str
+    lease: str
+
+    def statement(self, placeholder: str) -> str:
+        return (
+            f"UPDATE {self.table} SET recorded_from = ?, recorded_to = ? WHERE "
+            "encounter_id = ? AND key = ? AND lease = ? AND response IS NULL RETURNING key"
+        ).replace("?", placeholder)
+
+    def params(self, stored_events: Sequence[StoredEvent]) -> tuple[Any, ...]:
+        positions = [s.originator_version for s in stored_events]
+        return (min(positions), max(positions), str(self.encounter_id), self.key, self.lease)
+
+    def taken_over(self) -> IdempotencyConflict:
+        return IdempotencyConflict(
+            "IDEMPOTENCY",
+            "this command ran so long that its Idempotency-Key was taken over by a later "
+            "request with it; nothing of it was recorded",
+            field="Idempotency-Key",
+        )
+
+
+class MarkingSQLiteRecorder(SQLiteApplicationRecorder):
+    """SQLite: a command's events and its key's mark in one transaction (no mark: nothing)."""
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        returning = super()._insert_events(c, stored_events, **kwargs)
+        mark: Mark | None = kwargs.get(MARK)
+        if mark is not None and stored_events:
+            c.execute(mark.statement("?"), mark.params(stored_events))
+            if not c.fetchall():  # the lease lapsed and was taken: roll it all back
+                raise mark.taken_over()
+        also: Also | None = kwargs.get(ALSO)
+        if also is not None and stored_events:
+
+            def run(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+                c.execute(sql, params)
+                return c.fetchall()
+
+            also(run)  # an exception rolls the events back too
+        return returning
+
+
+class MarkingPostgresRecorder(PostgresApplicationRecorder):
+    """PostgreSQL: the same, in the library's transaction (its pipeline), or with
+    POSTGRES_ENABLE_DB_FUNCTIONS in a transaction around the insert function's call."""
+
+    def _insert_events(
+        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> None:
+        super()._insert_events(curs, stored_events, **kwargs)
+        mark: Mark | None = kwargs.get(MARK)
+        if mark is not None and stored_events:
+            self._mark(curs, stored_events, mark)
+        also: Also | None = kwargs.get(ALSO)
+        if also is not None and stored_events:
+            self._also(curs, also)
+
+    @staticmethod
+    def _also(curs: Any, also: Also) -> None:
+        def run(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+            curs.execute(sql.replace("?", "%s"), params)
+            rows = curs.fetchall()  # each statement returns rows (the pipeline syncs here)
+            return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in rows]
+
+        also(run)  # an exception rolls the events back too
+
+    @staticmethod
+    def _mark(curs: Any, stored_events: Sequence[StoredEvent], mark: Mark) -> None:
+        # runs before the events' insert, in the same transaction; the key's row stays
+        # locked until it commits, so a request taking the key over waits for it
+        curs.execute(mark.statement("%s"), mark.params(stored_events))
+        if not curs.fetchall():  # fetched at once (the pipeline syncs)
+            raise mark.taken_over()
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        mark: Mark | None = kwargs.get(MARK)
+        also: Also | None = kwargs.get(ALSO)
+        if (mark is None and also is None) or not stored_events:
+            return super().insert_events(stored_events, **kwargs)
+        if not self.datastore.enable_db_functions:
+            return super().insert_events(stored_events, **kwargs)
+        return self._insert_marked(stored_events, mark, also)
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def _insert_marked(
+        self, stored_events: Sequence[StoredEvent], mark: Mark | None, also: Also | None = None
+    ) -> list[int]:
+        """The insert function's call (autocommit on its own), the mark and the write of
+        fraylog's own, one transaction."""
+        events = [
+            self.construct_pg_stored_event(
+                originator_id=e.originator_id,
+                originator_version=e.originator_version,
+                topic=e.topic,
+                state=e.state,
+            )
+            for e in stored_events
+        ]
+        with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
+            if mark is not None:
+                self._mark(curs, stored_events, mark)
+            curs.execute(self.sql_invoke_pg_function_insert_events, (events,), prepare=True)
+            ids = [r[self.pg_function_name_insert_events] for r in curs.fetchall()]
+            if also is not None:
+                self._also(curs, also)
+            return ids
+
+
+def recorder_env(settings: Settings) -> dict[str, str]:
+    """The library's setting that makes Fraylog's recorder one that marks keys."""
+    marking = MarkingPostgresRecorder if settings.backend == "postgres" else MarkingSQLiteRecorder
+    return {"APPLICATION_RECORDER_TOPIC": get_topic(marking)}
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """What `reserve` decided: `answer`, the first answer, to send again; or `lease`, the
+    key held for this request, which runs the command (then `complete` or `release`), or,
+    with `recorded` (the positions the command recorded before its process stopped),
+    rebuilds the answer from the record and `complete`s it."""
+
+    lease: str | None = None
+    answer: dict[str, Any] | None = None
+    recorded: tuple[int, int] | None = None
+
+
 class IdempotencyKeys(SideTables):
     """Commands' idempotency keys (by encounter and key), their body's hash and first answer."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.time) -> None:
         super().__init__(settings)
+        self.clock = clock  # tests move it
+        self._swept = float("-inf")
+        table = self.table(KEYS)
         self.execute(
-            f"CREATE TABLE IF NOT EXISTS {self.table(KEYS)} (encounter_id TEXT NOT NULL, "
+            f"CREATE TABLE IF NOT EXISTS {table} (encounter_id TEXT NOT NULL, "
             "key TEXT NOT NULL, request_hash TEXT NOT NULL, at_version INTEGER NOT NULL, "
             "response TEXT, created_at TEXT NOT NULL, lease TEXT NOT NULL, "
-            "leased_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (encounter_id, key))"
+            "leased_at DOUBLE PRECISION NOT NULL, recorded_from INTEGER, "
+            "recorded_to INTEGER, marks_recording INTEGER NOT NULL DEFAULT 0, "
+            "PRIMARY KEY (encounter_id, key))"
+        )
+        self._add_marks(table)
+        self.execute(f"CREATE INDEX IF NOT EXISTS {KEYS}_created ON {table} (created_at)")
+
+    def _add_marks(self, table: str) -> None:
+        """A table made before keys were marked gets the columns; its rows keep
+        `marks_recording` 0 (a lapsed one of them is not known to be unrecorded)."""
+        from psycopg.errors import UndefinedColumn
+
+        try:
+            self.execute(f"SELECT recorded_from, recorded_to, marks_recording FROM {table} LIMIT 0")
+            return
+        except (sqlite3.OperationalError, UndefinedColumn):
+            pass
+        for column in (
+            "recorded_from INTEGER",
+            "recorded_to INTEGER",
+            "marks_recording INTEGER NOT NULL DEFAULT 0",
+        ):
+            self._add_column(table, column)
+
+    def _add_column(self, table: str, column: str) -> None:
+        if self._sqlite is None:
+            self.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column}")
+            return
+        try:
+            self.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+        except sqlite3.OperationalError as e:  # another process added it first
+            if "duplicate column" not in str(e):
+                raise
+
+    def mark(self, encounter_id: UUID, key: str, lease: str) -> Mark:
+        """What to pass to Fraylog.execute so its transaction marks the key as recorded."""
+        return Mark(self.table(KEYS), encounter_id, key, lease)
+
+    def retention_seconds(self) -> float:
+        return self.settings.idempotency_retention_hours * 3600
+
+    def sweep(self, force: bool = False) -> None:
+        """Delete the keys past their retention (at most once a minute unless `force`)."""
+        now = self.clock()
+        if not force and now - self._swept < SWEEP_SECONDS:
+            return
+        self._swept = now
+        self.execute(
+            f"DELETE FROM {self.table(KEYS)} WHERE created_at < ?",
+            (_stamp(now - self.retention_seconds()),),
         )
 
-    def reserve(
-        self, encounter_id: UUID, key: str, digest: str, version: int
-    ) -> tuple[str | None, dict[str, Any] | None]:
-        """Reserve `key` for a command: (a lease, None) when this request is to run it (then
-        `complete` or `release` with the lease), or (None, the first answer) when a command
-        with this key already answered. A key held by a command still running is a 409."""
+    def reserve(self, encounter_id: UUID, key: str, digest: str, version: int) -> Reservation:
+        """Reserve `key` for a command (see Reservation). A key whose command is still
+        running is a 409; a key past its retention is a new key."""
+        self.sweep()
         lease = secrets.token_hex(8)
-        now = time.time()
+        now = self.clock()
         inserted = self.execute(
             f"INSERT INTO {self.table(KEYS)} (encounter_id, key, request_hash, at_version, "
-            "response, created_at, lease, leased_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?) "
+            "response, created_at, lease, leased_at, marks_recording) "
+            "VALUES (?, ?, ?, ?, NULL, ?, ?, ?, 1) "
             "ON CONFLICT (encounter_id, key) DO NOTHING RETURNING key",
-            (str(encounter_id), key, digest, version, datetime.now(UTC).isoformat(), lease, now),
+            (str(encounter_id), key, digest, version, _stamp(now), lease, now),
         )
         if inserted:
-            return lease, None
+            return Reservation(lease=lease)
         rows = self.execute(
-            f"SELECT request_hash, response, at_version, leased_at FROM {self.table(KEYS)} "
+            "SELECT request_hash, response, at_version, leased_at, created_at, marks_recording "
+            f"FROM {self.table(KEYS)} "
             "WHERE encounter_id = ? AND key = ?",
             (str(encounter_id), key),
         )
         if not rows:  # released in between: try again
             return self.reserve(encounter_id, key, digest, version)
-        first_hash, response, at_version, leased_at = rows[0]
+        first_hash, response, at_version, leased_at, created_at, marks = rows[0]
+        if created_at < _stamp(now - self.retention_seconds()):  # forgotten: a new key
+            self.execute(
+                f"DELETE FROM {self.table(KEYS)} WHERE encounter_id = ? AND key = ? "
+                "AND created_at = ?",
+                (str(encounter_id), key, created_at),
+            )
+            return self.reserve(encounter_id, key, digest, version)
         if first_hash != digest:
             raise DomainError(
                 "IDEMPOTENCY",
@@ -74,28 +297,30 @@ class IdempotencyKeys(SideTables):
                 field="Idempotency-Key",
             )
         if response is not None:
-            return None, json.loads(response)
+            return Reservation(answer=json.loads(response))
         if now - float(leased_at) < LEASE_SECONDS:
             raise IdempotencyConflict(
                 "IDEMPOTENCY",
                 "a command with this Idempotency-Key is still running; ask again in a moment",
                 field="Idempotency-Key",
             )
-        if at_version != version:  # it may have been recorded before its process stopped
+        if not marks and at_version != version:  # kept before keys were marked: unknown
             raise IdempotencyConflict(
                 "IDEMPOTENCY",
                 "the command with this Idempotency-Key stopped before it answered, after "
                 f"version {at_version}; read the events after it to see whether it was recorded",
                 field="Idempotency-Key",
             )
-        taken = self.execute(  # nothing was recorded since: take the lapsed lease over
+        taken = self.execute(  # the lapsed lease taken over: to answer from the record, or run
             f"UPDATE {self.table(KEYS)} SET lease = ?, leased_at = ? WHERE encounter_id = ? "
-            "AND key = ? AND leased_at = ? AND response IS NULL RETURNING key",
+            "AND key = ? AND leased_at = ? AND response IS NULL "
+            "RETURNING recorded_from, recorded_to",  # as committed (it waits for a mark)
             (lease, now, str(encounter_id), key, leased_at),
         )
         if not taken:
             return self.reserve(encounter_id, key, digest, version)
-        return lease, None
+        start, end = taken[0]
+        return Reservation(lease=lease, recorded=None if start is None else (start, end))
 
     def complete(self, encounter_id: UUID, key: str, lease: str, response: dict[str, Any]) -> None:
         self.execute(
@@ -108,6 +333,6 @@ class IdempotencyKeys(SideTables):
         """A refused command recorded nothing: its key may be used again."""
         self.execute(
             f"DELETE FROM {self.table(KEYS)} WHERE encounter_id = ? AND key = ? AND lease = ? "
-            "AND response IS NULL",
+            "AND response IS NULL AND recorded_from IS NULL",
             (str(encounter_id), key, lease),
         )

@@ -20,7 +20,9 @@ from infra.read_model_views import Changes
 from projections.read_models import (
     add_tally,
     attacker_of,
+    book_of,
     combatant_stats,
+    encounter_corrections,
     encounter_row,
     new_stats,
     tally,
@@ -98,6 +100,7 @@ class _Touched:
     encounter: _Encounter
     stats: dict[str, dict[str, Any]] = field(default_factory=dict)  # amounts, or whole rows
     replaced: bool = False
+    corrections: dict[str, int] | None = None  # the voided and corrections counts, recounted
 
 
 class Batch:
@@ -119,12 +122,14 @@ class Batch:
         if is_correction(event):  # it changes the past: recount from the stored events
             history = self._encounters.history(encounter_id, position)
             touched.stats, touched.replaced = combatant_stats(history), True
+            touched.corrections = encounter_corrections(history)
         elif type(event).__name__ == "CombatantAdded":
             touched.stats.setdefault(
                 event.combatant, new_stats(event.combatant, event.name, event.side)
             )
         else:
-            add_tally(touched.stats, tally(event, attacker), encounter.state)
+            book = book_of(encounter.state.ruleset)
+            add_tally(touched.stats, tally(event, attacker, book), encounter.state)
 
     def changes(self) -> Changes:
         out = Changes()
@@ -132,6 +137,8 @@ class Batch:
             state = touched.encounter.state
             assert state is not None
             out.encounters.append(encounter_row(state, touched.encounter.last_activity))
+            if touched.corrections is not None:
+                out.corrected[str(encounter_id)] = touched.corrections
             rows = list(touched.stats.values())
             if touched.replaced:
                 out.replaced[str(encounter_id)] = rows

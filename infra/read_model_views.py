@@ -10,6 +10,7 @@ rebuild can drop it without touching any other projection's.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -19,19 +20,29 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
-from projections.read_models import COUNTERS, ENCOUNTER_COLUMNS, STATS_COLUMNS
+from projections.read_models import (
+    CORRECTION_COLUMNS,
+    COUNTERS,
+    ENCOUNTER_COLUMNS,
+    STATS_COLUMNS,
+)
 
 PROJECTION = "fraylog_read_models"
 ENCOUNTERS = "fraylog_encounter_list"
 STATS = "fraylog_combatant_stats"
 TRACKING = f"{PROJECTION}_tracking"
+# each table's columns: a table made by an older fraylog that lacks one is rebuilt
+COLUMNS = {ENCOUNTERS: (*ENCOUNTER_COLUMNS, *CORRECTION_COLUMNS), STATS: STATS_COLUMNS}
+log = logging.getLogger("fraylog.read_models")
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS {encounters} ("
     "encounter_id TEXT PRIMARY KEY, name TEXT NOT NULL, ruleset TEXT NOT NULL, "
     "status TEXT NOT NULL, round BIGINT NOT NULL, created_at TEXT NOT NULL, "
     "last_activity TEXT NOT NULL, events BIGINT NOT NULL, "
-    "combatants_up BIGINT NOT NULL, combatants_down BIGINT NOT NULL)",
+    "combatants_up BIGINT NOT NULL, combatants_down BIGINT NOT NULL, "
+    + ", ".join(f"{c} BIGINT NOT NULL DEFAULT 0" for c in CORRECTION_COLUMNS)
+    + ")",
     "CREATE INDEX IF NOT EXISTS fraylog_encounter_list_activity ON {encounters} (last_activity)",
     "CREATE TABLE IF NOT EXISTS {stats} ("
     "encounter_id TEXT NOT NULL, combatant_id TEXT NOT NULL, name TEXT NOT NULL, "
@@ -49,6 +60,7 @@ class Changes:
     encounters: list[dict[str, Any]] = field(default_factory=list)
     replaced: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     added: list[dict[str, Any]] = field(default_factory=list)
+    corrected: dict[str, dict[str, int]] = field(default_factory=dict)  # encounter -> counts
 
 
 class _ViewSQL:
@@ -81,6 +93,9 @@ class _ViewSQL:
             for name, text in {
                 "encounter": f"{insert(enc, ENCOUNTER_COLUMNS)} "
                 f"ON CONFLICT (encounter_id) DO UPDATE SET {upsert}",
+                "corrected": f"UPDATE {enc} SET "
+                + ", ".join(f"{c} = ?" for c in CORRECTION_COLUMNS)
+                + " WHERE encounter_id = ?",
                 "forget": f"DELETE FROM {stats} WHERE encounter_id = ?",
                 "stats": insert(stats, STATS_COLUMNS),
                 "add": f"{insert(stats, STATS_COLUMNS)} "
@@ -97,6 +112,10 @@ class _ViewSQL:
             self._insert_tracking(cursor, tracking)
             for row in changes.encounters:
                 cursor.execute(sql["encounter"], tuple(row[c] for c in ENCOUNTER_COLUMNS))
+            for encounter_id, counts in changes.corrected.items():
+                cursor.execute(
+                    sql["corrected"], (*(counts[c] for c in CORRECTION_COLUMNS), encounter_id)
+                )
             for encounter_id, rows in changes.replaced.items():
                 cursor.execute(sql["forget"], (encounter_id,))
                 if rows:
@@ -108,6 +127,33 @@ class _ViewSQL:
                 cursor.executemany(
                     sql["add"], [tuple(r[c] for c in STATS_COLUMNS) for r in changes.added]
                 )
+
+    def create_table(self) -> None:
+        """Create what is missing. Tables of an older shape (a column missing: made by an
+        older fraylog) are dropped first with the tracking, so every event is projected
+        again from the first: the read models are derived data (docs/read-models.md)."""
+        missing = self._missing_columns()
+        if missing:
+            log.warning(
+                "the read models' tables lack %s: dropped, every event is projected again",
+                ", ".join(missing),
+            )
+            self.drop()
+        super().create_table()  # the tracking recorder's, next in the MRO
+
+    def _missing_columns(self) -> tuple[str, ...]:
+        """`table.column` of each column the tables lack (none for a table not made yet)."""
+        missing: list[str] = []
+        with self.datastore.transaction(commit=False) as cursor:
+            for table, columns in COLUMNS.items():
+                have = self._columns(cursor, table)
+                if have:
+                    missing += [f"{table}.{c}" for c in columns if c not in have]
+        return tuple(missing)
+
+    def _columns(self, cursor: Any, table: str) -> set[str]:
+        cursor.execute("SELECT name FROM pragma_table_info(?)", (table,))
+        return {row["name"] for row in cursor.fetchall()}
 
     def drop(self) -> None:
         """Drop the tables and the tracking: the view then starts from nothing."""
@@ -153,3 +199,11 @@ class PostgresReadModelsView(_ViewSQL, PostgresTrackingRecorder):
 
     def _sql(self, text: str) -> str:
         return text.replace("?", "%s")
+
+    def _columns(self, cursor: Any, table: str) -> set[str]:
+        cursor.execute(
+            "SELECT column_name AS name FROM information_schema.columns "
+            "WHERE table_schema = %s AND table_name = %s",
+            (self.datastore.schema or "public", table),
+        )
+        return {row["name"] for row in cursor.fetchall()}

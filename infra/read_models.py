@@ -11,16 +11,26 @@ replace the old ones in the same transaction. See docs/read-models.md.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import InfrastructureFactory, JSONTranscoder, Tracking
+from eventsourcing.persistence import (
+    DatetimeAsISO,
+    DecimalAsStr,
+    InfrastructureFactory,
+    JSONTranscoder,
+    Tracking,
+    UUIDAsHex,
+)
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment
 
@@ -35,9 +45,24 @@ from infra.read_model_views import (
     PostgresReadModelsView,
     SQLiteReadModelsView,
 )
+from infra.runner_lock import RunnerLock, running_query
 from infra.settings import Settings
 from infra.sidetables import SideTables
-from projections.read_models import ENCOUNTER_COLUMNS, STATS_COLUMNS
+from projections.read_models import CORRECTION_COLUMNS, ENCOUNTER_COLUMNS, STATS_COLUMNS
+
+log = logging.getLogger("fraylog.read_models")
+
+
+@dataclass(frozen=True)
+class ReadModel:
+    """A read model kept by a runner: its projection's name (its runner lock's too) and its
+    tracking table (the last notification it projected)."""
+
+    name: str
+    tracking: str
+
+
+READ_MODELS = (ReadModel(PROJECTION, TRACKING),)  # `fraylog projections status` lists each
 
 
 class FraylogSource(Application[UUID]):
@@ -193,12 +218,14 @@ class ReadModelsStore:
         self._tables = SideTables(settings)
 
     def encounters(self) -> list[dict[str, Any]]:
-        """Every encounter, the most recently active first."""
+        """Every encounter, the most recently active first (with its voided events and
+        corrections counted)."""
+        columns = (*ENCOUNTER_COLUMNS, *CORRECTION_COLUMNS)
         rows = self._tables.execute(
-            f"SELECT {', '.join(ENCOUNTER_COLUMNS)} FROM {self._tables.table(ENCOUNTERS)} "
+            f"SELECT {', '.join(columns)} FROM {self._tables.table(ENCOUNTERS)} "
             "ORDER BY last_activity DESC, encounter_id"
         )
-        return [dict(zip(ENCOUNTER_COLUMNS, r, strict=True)) for r in rows]
+        return [dict(zip(columns, r, strict=True)) for r in rows]
 
     def stats(self, encounter_id: str | None = None) -> list[dict[str, Any]]:
         """Each combatant's statistics (of one encounter, or of all)."""
@@ -210,19 +237,155 @@ class ReadModelsStore:
         )
         return [dict(zip(STATS_COLUMNS, r, strict=True)) for r in rows]
 
-    def position(self) -> int | None:
+    def position(self, tracking: str = TRACKING) -> int | None:
         """The last notification projected (None before the first)."""
+        rows = self._rows(
+            f"SELECT notification_id FROM {self._tables.table(tracking)} "
+            "WHERE application_name = ?",
+            (Fraylog.name,),
+        )
+        return rows[0][0] if rows else None
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows, or none when the table is not made yet."""
         from psycopg.errors import UndefinedTable
 
         try:
-            rows = self._tables.execute(
-                f"SELECT notification_id FROM {self._tables.table(TRACKING)} "
-                "WHERE application_name = ?",
-                (Fraylog.name,),
-            )
-        except (sqlite3.OperationalError, UndefinedTable):  # no table yet: nothing projected
+            return self._tables.execute(sql, params)
+        except (sqlite3.OperationalError, UndefinedTable):
+            return []
+
+    def status(self, read_model: ReadModel = READ_MODELS[0]) -> dict[str, Any]:
+        """How far a read model is: `position` (the last notification projected, 0 before
+        the first), `latest` (the store's latest notification), `lag` (the events recorded
+        after the position), `last_projected_at` and `age_seconds` (the timestamp of the
+        event at the position, and how long ago it was), `running` (a runner holds the
+        lock: `fraylog projections run`, or `fraylog serve`'s own)."""
+        position = self.position(read_model.tracking) or 0
+        settings = self._tables.settings
+        if settings.backend == "postgres":
+            events, number = self._tables.table(f"{Fraylog.name}_events"), "notification_id"
+        else:
+            events, number = "stored_events", "rowid"
+        latest = self._rows(f"SELECT MAX({number}) FROM {events}")
+        lag = self._rows(f"SELECT COUNT(*) FROM {events} WHERE {number} > ?", (position,))
+        at = self._timestamp(events, number, position) if position else None
+        return {
+            "name": read_model.name,
+            "position": position,
+            "latest": (latest[0][0] if latest else None) or 0,
+            "lag": lag[0][0] if lag else 0,
+            "last_projected_at": at.isoformat() if at else None,
+            "age_seconds": (datetime.now(UTC) - at).total_seconds() if at else None,
+            "running": self._running(read_model),
+        }
+
+    def statuses(self) -> list[dict[str, Any]]:
+        """Each read model's status (READ_MODELS)."""
+        return [self.status(m) for m in READ_MODELS]
+
+    def _timestamp(self, events: str, number: str, position: int) -> datetime | None:
+        rows = self._rows(f"SELECT state FROM {events} WHERE {number} = ?", (position,))
+        if not rows:
             return None
-        return rows[0][0] if rows else None
+        state = _transcoder().decode(bytes(rows[0][0]))
+        stamp = state.get("timestamp")
+        return stamp if isinstance(stamp, datetime) else None
+
+    def _running(self, read_model: ReadModel) -> bool:
+        settings = self._tables.settings
+        if settings.backend == "postgres":  # over this store's connections
+            sql, params = running_query(settings, read_model.name)
+            return bool(self._tables.execute(sql, params)[0][0])
+        return RunnerLock(settings, read_model.name).running()
 
     def close(self) -> None:
         self._tables.close()
+
+
+def status(settings: Settings) -> dict[str, Any]:
+    """The read models' status (ReadModelsStore.status), on connections of its own: for a
+    one-off look; a server keeps a ReadModelsStore and asks it."""
+    store = ReadModelsStore(settings)
+    try:
+        return store.status()
+    finally:
+        store.close()
+
+
+def _transcoder() -> JSONTranscoder:
+    """What reads a stored event's state (as the library's Application registers it)."""
+    transcoder = JSONTranscoder()
+    for each in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO(), EncounterStateAsDict()):
+        transcoder.register(each)
+    return transcoder
+
+
+class Follower:
+    """The read models kept up to date on a thread of this process (`fraylog serve`): it
+    holds the runner lock from `start()` to `stop()`, catches
+    up the backlog a batch per transaction, then follows with the library's runner. A runner
+    that fails is logged (one line: its error) and started again after a pause (1 s,
+    doubling up to a minute)."""
+
+    def __init__(self, settings: Settings, poll_seconds: float = 0.5) -> None:
+        self.settings = settings
+        self.poll_seconds = poll_seconds
+        self.lock = RunnerLock(settings, PROJECTION)
+        self.caught_up = threading.Event()  # set once the backlog is projected
+        self.backlog = 0  # events the catch-up projected
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> bool:
+        """Take the lock and start following; False (and nothing started) when another
+        runner holds it."""
+        if not self.lock.acquire():
+            return False
+        self._thread = threading.Thread(
+            target=self._follow, name="fraylog-read-models", daemon=True
+        )
+        self._thread.start()
+        return True
+
+    def _follow(self) -> None:
+        pause = 1.0
+        while not self._stopping.is_set():
+            try:
+                self.backlog = catch_up(self.settings, stopping=self._stopping)
+                self.caught_up.set()
+                if self._stopping.is_set():
+                    return
+                with runner(self.settings, poll_seconds=self.poll_seconds) as following:
+                    while not self._stopping.is_set():
+                        following.run_forever(timeout=0.5)
+                return
+            except Exception as e:  # one line in the server's log; the traceback at DEBUG
+                log.error(
+                    "the read models' runner stopped (%s: %s); starting it again in %.0f s",
+                    type(e).__name__,
+                    e,
+                    pause,
+                )
+                log.debug("the read models' runner stopped", exc_info=True)
+                self._stopping.wait(pause)
+                pause = min(pause * 2, 60.0)
+
+    @property
+    def stopping(self) -> threading.Event:
+        return self._stopping
+
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the follower stops (`stop()`, or `stopping` set)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop after the transaction in hand, and release the lock."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.lock.release()

@@ -6,11 +6,13 @@ import os
 import re
 from dataclasses import dataclass
 from importlib import import_module
+from ipaddress import ip_network
 from urllib.parse import unquote, urlparse
 
 from domain.rulesystems import get_rule_system, register, rulesets
 
 BOOK_SPEC = r"[A-Za-z_][\w.]*:[A-Za-z_]\w*"  # module:Class of a RuleSystem
+RATE_SPEC = r"0|off|\d+/(second|minute|hour)"  # a rate limit (api/quotas.py)
 
 
 @dataclass(frozen=True)
@@ -25,15 +27,29 @@ class Settings:
     pool_size: int = 5
     pg_db_functions: bool = False  # the PostgreSQL recorder's insert function (one round trip)
     auth: bool = True  # bearer tokens on every encounter route; off only for local use
+    worker_header: bool = False  # `Fraylog-Worker: <pid>` on every answer (tests, benches)
     cors_origins: tuple[str, ...] = ()
     max_body_bytes: int = 64 * 1024
     max_combatants: int = 100  # per encounter
+    max_encounters_per_account: int = 1000
     max_streams_per_token: int = 5
+    # how long a process keeps what a token allows: a token rotated or revoked in another
+    # process works here that long (`fraylog serve --workers N`, N > 1, makes it 0)
+    grant_cache_seconds: float = 5.0
+    max_tokens_per_encounter: int = 100  # unexpired tokens, the GM's and the players'
     page_size: int = 1000  # events a JSON page holds at most, and the store reads at once
     heartbeat_seconds: float = 15.0  # live feed comments that keep proxies from closing it
+    # rate limits per worker (api/quotas.py): N/second|minute|hour, 0 or off
+    rate_create: str = "60/hour"  # encounters created, per address and per credential
+    rate_mint: str = "120/minute"  # tokens, stream tickets, per address and credential
+    rate_accounts: str = "10/hour"  # accounts opened, per address
+    rate_commands: str = "1200/minute"  # commands and combatants added, per credential
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For names the client
     # rule books beyond fraylog's own, each `module:Class` of a RuleSystem, registered when
     # the application is made (FRAYLOG_RULE_BOOKS, comma-separated)
     rule_books: tuple[str, ...] = ()
+    idempotency_retention_hours: float = 24.0  # an Idempotency-Key older is forgotten
+    projections: bool = True  # `fraylog serve` keeps the read models (FRAYLOG_PROJECTIONS)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -42,12 +58,30 @@ class Settings:
         return cls(
             rule_books=tuple(b.strip() for b in books.split(",") if b.strip()),
             auth=os.environ.get("FRAYLOG_NO_AUTH", "") not in ("1", "true", "yes", "y"),
+            worker_header=os.environ.get("FRAYLOG_WORKER_HEADER", "").lower()
+            in ("1", "true", "yes", "y"),
             cors_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
             max_body_bytes=int(os.environ.get("FRAYLOG_MAX_BODY_BYTES", str(64 * 1024))),
             max_combatants=int(os.environ.get("FRAYLOG_MAX_COMBATANTS", "100")),
+            max_encounters_per_account=int(
+                os.environ.get("FRAYLOG_MAX_ENCOUNTERS_PER_ACCOUNT", "1000")
+            ),
             max_streams_per_token=int(os.environ.get("FRAYLOG_MAX_STREAMS_PER_TOKEN", "5")),
+            grant_cache_seconds=float(os.environ.get("FRAYLOG_GRANT_CACHE_SECONDS", "5")),
+            max_tokens_per_encounter=int(
+                os.environ.get("FRAYLOG_MAX_TOKENS_PER_ENCOUNTER", "100")
+            ),
             page_size=int(os.environ.get("FRAYLOG_PAGE_SIZE", "1000")),
             heartbeat_seconds=float(os.environ.get("FRAYLOG_HEARTBEAT_SECONDS", "15")),
+            rate_create=os.environ.get("FRAYLOG_RATE_CREATE", cls.rate_create),
+            rate_mint=os.environ.get("FRAYLOG_RATE_MINT", cls.rate_mint),
+            rate_accounts=os.environ.get("FRAYLOG_RATE_ACCOUNTS", cls.rate_accounts),
+            rate_commands=os.environ.get("FRAYLOG_RATE_COMMANDS", cls.rate_commands),
+            trusted_proxies=tuple(
+                p.strip()
+                for p in os.environ.get("FRAYLOG_TRUSTED_PROXIES", "").split(",")
+                if p.strip()
+            ),
             database_url=os.environ.get("FRAYLOG_DATABASE_URL") or None,
             sqlite_path=os.environ.get("FRAYLOG_SQLITE_PATH", "fraylog.db"),
             postgres_schema=os.environ.get("FRAYLOG_POSTGRES_SCHEMA", ""),
@@ -56,6 +90,11 @@ class Settings:
             pool_size=int(os.environ.get("FRAYLOG_POOL_SIZE", "5")),
             pg_db_functions=os.environ.get("FRAYLOG_PG_DB_FUNCTIONS", "")
             in ("1", "true", "yes", "y"),
+            idempotency_retention_hours=float(
+                os.environ.get("FRAYLOG_IDEMPOTENCY_RETENTION_HOURS", "24")
+            ),
+            projections=os.environ.get("FRAYLOG_PROJECTIONS", "").lower()
+            not in ("off", "0", "false", "no", "n"),
         )
 
     def __post_init__(self) -> None:
@@ -68,13 +107,36 @@ class Settings:
             )
         if self.snapshot_interval < 1:
             raise ValueError("FRAYLOG_SNAPSHOT_INTERVAL must be 1 or more")
-        for name in ("max_body_bytes", "max_combatants", "max_streams_per_token", "page_size"):
+        for name in (
+            "max_body_bytes",
+            "max_combatants",
+            "max_encounters_per_account",
+            "max_streams_per_token",
+            "max_tokens_per_encounter",
+            "page_size",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"FRAYLOG_{name.upper()} must be 1 or more")
+        if self.grant_cache_seconds < 0:
+            raise ValueError("FRAYLOG_GRANT_CACHE_SECONDS must be 0 (no cache) or more")
         if self.heartbeat_seconds <= 0:
             raise ValueError("FRAYLOG_HEARTBEAT_SECONDS must be more than 0")
+        if not self.idempotency_retention_hours > 0:
+            raise ValueError("FRAYLOG_IDEMPOTENCY_RETENTION_HOURS must be more than 0")
         if self.cache_size < 0:
             raise ValueError("FRAYLOG_CACHE_SIZE must be 0 (no cache) or more")
+        for name in ("rate_create", "rate_mint", "rate_accounts", "rate_commands"):
+            if not re.fullmatch(RATE_SPEC, getattr(self, name).strip().lower()):
+                raise ValueError(
+                    f"FRAYLOG_{name.upper()} must be N/second, N/minute, N/hour, 0 or off"
+                )
+        for proxy in self.trusted_proxies:
+            try:
+                ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"FRAYLOG_TRUSTED_PROXIES: {proxy!r} is not an address or network"
+                ) from None
         for spec in self.rule_books:
             if not re.fullmatch(BOOK_SPEC, spec):
                 raise ValueError(f"FRAYLOG_RULE_BOOKS: {spec!r} is not module:Class")

@@ -7,6 +7,11 @@ AttackRolled (Novus), AttackTestRolled (Wits) and AttackChecked (PHANTÄSIA) nam
 and everything caused by
 one (a DamageApplied, a bystander's save and the damage after it, a Snag and the harm it does)
 follows from that attack.
+
+Rolls to hit and damage dice are counted with the sum of their dice (an average is the sum
+over the count), and criticals and fumbles as each rule book defines them: the book says
+which (its `statistics`, domain/rulesystems/<book>/statistics.py). A combatant's voided
+events are counted, and an encounter's voided events and corrections.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 
 from domain.corrections import is_correction, voided_by
 from domain.rulesystems import get_rule_system
+from domain.rulesystems.base import Statistics
 from domain.state import EncounterState
 
 ATTACKS = frozenset({"AttackRolled", "AttackTestRolled", "AttackChecked"})
@@ -28,7 +34,15 @@ COUNTERS = (
     "rolls_server",
     "rolls_seeded",
     "rolls_manual",
+    "attack_rolls",  # rolls to hit, and the sum of their dice (modifiers left out)
+    "attack_dice_sum",
+    "damage_rolls",  # damage dice, and their sum
+    "damage_dice_sum",
+    "criticals",  # as the rule book defines them (its statistics.py)
+    "fumbles",
+    "voided",  # his events a correction voided
 )
+ROLL_KINDS = ("attack", "damage")
 ENCOUNTER_COLUMNS = (
     "encounter_id",
     "name",
@@ -42,6 +56,8 @@ ENCOUNTER_COLUMNS = (
     "combatants_down",
 )
 STATS_COLUMNS = ("encounter_id", "combatant_id", "name", "side", *COUNTERS)
+# the encounter list's counts that only a correction changes (encounter_corrections)
+CORRECTION_COLUMNS = ("voided", "corrections")
 
 Tally = dict[str, dict[str, int]]  # combatant id -> counter -> amount added
 
@@ -93,9 +109,10 @@ def roller(event: Any, roll_name: str, attacker: str | None) -> str:
     return event.combatant
 
 
-def tally(event: Any, attacker: str | None) -> Tally:
+def tally(event: Any, attacker: str | None, book: Statistics) -> Tally:
     """What one event (not voided, not a correction) adds to each combatant's statistics.
-    Damage a combatant does to himself (a Snag's harm) is taken, not dealt."""
+    Damage a combatant does to himself (a Snag's harm) is taken, not dealt. `book`: the
+    encounter's rule book's statistics (which rolls are to hit or damage, criticals)."""
     out: Tally = {}
 
     def add(who: str, counter: str, amount: int = 1) -> None:
@@ -121,8 +138,29 @@ def tally(event: Any, attacker: str | None) -> Tally:
         source = roll["source"]
         if source not in SOURCES:  # a new dice source needs its own column
             raise ValueError(f"roll {name!r} at {event.originator_version}: source {source!r}")
-        add(roller(event, name, attacker), f"rolls_{source}")
+        who = roller(event, name, attacker)
+        add(who, f"rolls_{source}")
+        kind = book.roll_kind(event, name)
+        if kind is not None:
+            if kind not in ROLL_KINDS:
+                raise ValueError(f"roll {name!r} at {event.originator_version}: kind {kind!r}")
+            add(who, f"{kind}_rolls")
+            add(who, f"{kind}_dice_sum", dice_of(roll))
+    for who, counter, amount in book.criticals(event):
+        add(who, counter, amount)
     return out
+
+
+def dice_of(roll: Mapping[str, Any]) -> int:
+    """What a roll's dice showed, its modifiers left out."""
+    if "dice_total" in roll:
+        return int(roll["dice_total"])
+    return sum(int(d["value"]) for d in roll.get("dice", ()))
+
+
+def book_of(ruleset: str) -> Statistics:
+    """The statistics of a rule book (its criticals, fumbles, rolls to hit)."""
+    return get_rule_system(ruleset).statistics
 
 
 def new_stats(combatant: str, name: str, side: str) -> dict[str, Any]:
@@ -143,21 +181,38 @@ def add_tally(rows: dict[str, dict[str, Any]], counts: Tally, state: EncounterSt
 
 
 def combatant_stats(events: Iterable[Any]) -> dict[str, dict[str, Any]]:
-    """Each combatant's statistics after a run of one encounter's events (from its first),
-    voided events and corrections left out."""
+    """Each combatant's statistics after a run of one encounter's events (from its first,
+    EncounterCreated, which names the rule book), voided events and corrections left out
+    but a combatant's voided events counted."""
     history = list(events)
     voided = voided_by(history)
+    book = book_of(history[0].ruleset) if history else Statistics()
     attackers: dict[int, str | None] = {}
     rows: dict[str, dict[str, Any]] = {}
     for event in history:
         position = event.originator_version
         attackers[position] = attacker_of(event, attackers)
-        if position in voided or is_correction(event):
+        if position in voided:
+            who = getattr(event, "combatant", None)
+            if who in rows:  # a combatant whose adding was voided has no row
+                rows[who]["voided"] += 1
+            continue
+        if is_correction(event):
             continue
         if type(event).__name__ == "CombatantAdded":
             rows[event.combatant] = new_stats(event.combatant, event.name, event.side)
-        for who, counters in tally(event, attackers[position]).items():
+        for who, counters in tally(event, attackers[position], book).items():
             row = rows.setdefault(who, new_stats(who, "", ""))
             for counter, amount in counters.items():
                 row[counter] += amount
     return rows
+
+
+def encounter_corrections(events: Iterable[Any]) -> dict[str, int]:
+    """An encounter's events voided now, and the corrections recorded (voided or not: a void
+    of a void is two), after a run of its events from its first."""
+    history = list(events)
+    return {
+        "voided": len(voided_by(history)),
+        "corrections": sum(1 for e in history if is_correction(e)),
+    }

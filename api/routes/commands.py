@@ -17,10 +17,11 @@ from api.deps import FraylogDep, ReaderDep, actor_of, error_lang
 from api.problems import needed_in
 from api.registered import CommandBody
 from api.routes.common import ERRORS, sight_at
+from api.routes.links import COMMAND_LINKS
 from domain.errors import DomainError
 from infra.access import Grant
 from infra.app import Fraylog
-from infra.idempotency import request_hash
+from infra.idempotency import Mark, request_hash
 from projections.export import record_of
 from projections.narrative import Lang, told
 from projections.view import encounter_view
@@ -49,7 +50,7 @@ Preview = Annotated[
 @router.post(
     "/{encounter_id}/commands",
     response_model=s.CommandResult | s.CommandPreview,
-    responses=ERRORS,
+    responses={**ERRORS, **COMMAND_LINKS},
     response_model_by_alias=True,
     operation_id="run_command",
 )
@@ -92,20 +93,31 @@ async def _run_once(
     fraylog: Fraylog, encounter_id: UUID, command: Any, acting: Grant | None, key: str
 ) -> JSONResponse:
     """Run a command under an idempotency key: the first answer again if the key holds one
-    (`Idempotent-Replayed`), else run it and keep its answer under the key."""
+    (`Idempotent-Replayed`), else run it and keep its answer under the key. A command
+    recorded before its process stopped (the key marked with its events, no answer kept)
+    is answered from the record, replayed."""
     digest = request_hash(command.model_dump(mode="json"))
     state = await run_in_threadpool(fraylog.state, encounter_id)
-    lease, first = await run_in_threadpool(
+    reserved = await run_in_threadpool(
         fraylog.keys.reserve, encounter_id, key, digest, state.version
     )
-    if lease is None:
-        return JSONResponse(first, headers={"Idempotent-Replayed": "true"})
+    if reserved.answer is not None:
+        return JSONResponse(reserved.answer, headers={"Idempotent-Replayed": "true"})
+    lease = reserved.lease
+    assert lease is not None
+    if reserved.recorded is not None:
+        answer = await run_in_threadpool(
+            _recorded, fraylog, encounter_id, reserved.recorded, acting
+        )
+        await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
+        return JSONResponse(answer, headers={"Idempotent-Replayed": "true"})
+    mark = fraylog.keys.mark(encounter_id, key, lease)
     try:
-        answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+        answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting, mark)
     except DomainError:  # refused (or lost a race) before anything was saved
         await run_in_threadpool(fraylog.keys.release, encounter_id, key, lease)
         raise
-    # any other failure keeps the lease: the command may have been recorded
+    # any other failure keeps the lease: the command may have been recorded (the key says)
     await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
     return JSONResponse(answer)
 
@@ -120,12 +132,33 @@ def _parsed(fraylog: Fraylog, encounter_id: UUID, body: Any) -> Any:
         raise RequestValidationError(errors, body=body) from None
 
 
-def _run(fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None) -> dict:
-    recorded = fraylog.execute(encounter_id, command, grant)
-    sight = sight_at(fraylog, grant, recorded.state)
+def _run(
+    fraylog: Fraylog,
+    encounter_id: UUID,
+    command: Any,
+    grant: Grant | None,
+    idempotency: Mark | None = None,
+) -> dict:
+    recorded = fraylog.execute(encounter_id, command, grant, idempotency=idempotency)
+    return _answer(fraylog, grant, recorded.events, recorded.state)
+
+
+def _recorded(
+    fraylog: Fraylog, encounter_id: UUID, positions: tuple[int, int], grant: Grant | None
+) -> dict:
+    """The answer of a command recorded at `positions` (first, last), rebuilt from the
+    store: its events, and the view after them."""
+    first, last = positions
+    events = fraylog.event_page(encounter_id, after=first - 1, until=last, size=last - first + 1)
+    return _answer(fraylog, grant, events, fraylog.state(encounter_id, last))
+
+
+def _answer(fraylog: Fraylog, grant: Grant | None, events: list[Any], state: Any) -> dict:
+    """A command's answer as `grant` may read it: its events and the view after them."""
+    sight = sight_at(fraylog, grant, state)
     return {
-        "events": for_player([record_of(e) for e in recorded.events], sight),
-        "encounter": view_for_player(encounter_view(recorded.state), sight),
+        "events": for_player([record_of(e) for e in events], sight),
+        "encounter": view_for_player(encounter_view(state), sight),
     }
 
 

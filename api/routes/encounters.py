@@ -5,20 +5,34 @@ feed (`stream.py`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import base64
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
-from api.deps import Credentials, FraylogDep, GmDep, ReaderDep, actor_of, token_grant
-from api.routes import commands, reads, record, stream, tokens
+from api.deps import (
+    Credentials,
+    FraylogDep,
+    GmDep,
+    MaybeAccountDep,
+    ReaderDep,
+    actor_of,
+    token_grant,
+)
+from api.deps import account as account_dep
+from api.routes import commands, reads, record, roster, statistics, stream, tokens
 from api.routes.common import ERRORS, created, player_sight
 from api.routes.links import COMBATANT_LINKS, ENCOUNTER_LINKS
 from api.schemas import MAX_POSITION
 from domain.encounter import GM
+from domain.errors import DomainError
+from domain.rulesystems import rulesets
 from infra.access import Grant
+from infra.accounts import Account, is_account_key
+from infra.app import Fraylog
 from projections.view import combatant_view_of, encounter_view
 from projections.visibility import view_for_player
 
@@ -33,9 +47,12 @@ router = APIRouter(prefix="/encounters", tags=["encounters"])
     response_model_by_alias=True,
     operation_id="create_encounter",
 )
-async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict[str, Any]:
+async def create_encounter(
+    body: s.EncounterCreate, fraylog: FraylogDep, account: MaybeAccountDep
+) -> dict[str, Any]:
     """Start an encounter; its first event records the rule system, the dice source and the
-    options. The answer holds the GM's token: keep it, it is shown only once."""
+    options. The answer holds the GM's token: keep it, it is shown only once. Sent with an
+    account key, the encounter is the account's (its key is the GM's token on it too)."""
     actor = actor_of(fraylog, Grant("", GM), body.actor)
     recorded = await run_in_threadpool(
         fraylog.create_encounter,
@@ -45,17 +62,81 @@ async def create_encounter(body: s.EncounterCreate, fraylog: FraylogDep) -> dict
         body.seed,
         body.options,
         actor,
+        account,
     )
     return await run_in_threadpool(created, fraylog, recorded.state)
+
+
+def _cursor(row: dict[str, Any]) -> str:
+    raw = f"{row['last_activity']}|{row['id']}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _after(cursor: str) -> tuple[str, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        activity, encounter_id = raw.split("|")
+        UUID(encounter_id)
+    except ValueError:
+        raise DomainError(
+            "QUERY", "after is the `next` of a previous page, unchanged", field="after"
+        ) from None
+    return activity, encounter_id
+
+
+def _listed(
+    fraylog: Fraylog, account: Account, limit: int, after: str | None, **filters: Any
+) -> dict[str, Any]:
+    rows = fraylog.accounts.owned(
+        account, limit=limit + 1, after=_after(after) if after else None, **filters
+    )
+    projected = fraylog.accounts.projected()
+    latest = fraylog.recorder.max_notification_id() or 0
+    return {
+        "encounters": rows[:limit],
+        "next": _cursor(rows[limit - 1]) if len(rows) > limit else None,
+        "read_models": {
+            "projected": projected,
+            "latest": latest,
+            "behind": latest - (projected or 0),
+        },
+    }
 
 
 @router.get("", response_model=s.EncounterList, responses=ERRORS, operation_id="list_encounters")
 async def list_encounters(
     fraylog: FraylogDep,
     credentials: Credentials,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    limit: Annotated[int, Query(ge=1, le=1000, description="At most this many.")] = 100,
+    after: Annotated[
+        str | None,
+        Query(max_length=200, description="An account's list: the `next` of the page before."),
+    ] = None,
+    ruleset: Annotated[
+        str | None, Query(max_length=40, description="An account's list: only this rule book.")
+    ] = None,
+    status: Annotated[
+        Literal["active", "ended"] | None,
+        Query(description="An account's list: only encounters active, or ended."),
+    ] = None,
+    name: Annotated[
+        str | None,
+        Query(max_length=80, description="An account's list: names holding this (any case)."),
+    ] = None,
 ) -> dict[str, Any]:
-    """The encounters the token may read (its own), or with --no-auth all, oldest first."""
+    """With an account key: the account's encounters from the read model, the most recently
+    active first, paged and filtered, with the read models' lag. With an encounter's token:
+    that encounter. With --no-auth and no key: every encounter, oldest first."""
+    key = credentials.credentials if credentials else ""
+    if ruleset is not None and ruleset not in rulesets():
+        raise DomainError(
+            "RULESET", f"no rule book {ruleset!r}; GET /rulesets lists them", field="ruleset"
+        )
+    if is_account_key(key):
+        account = await account_dep(fraylog, credentials)
+        return await run_in_threadpool(
+            _listed, fraylog, account, limit, after, ruleset=ruleset, status=status, name=name
+        )
     held = await token_grant(fraylog, credentials)
     if held is None:
         return {"encounters": await run_in_threadpool(fraylog.list_encounters, limit)}
@@ -95,20 +176,40 @@ async def get_encounter(
     operation_id="add_combatant",
 )
 async def add_combatant(
-    encounter_id: UUID, body: s.CombatantCreate, fraylog: FraylogDep, grant: GmDep
+    encounter_id: UUID,
+    body: s.CombatantCreate,
+    fraylog: FraylogDep,
+    grant: GmDep,
+    account: MaybeAccountDep,
+    campaigns: roster.OnDemandDep,
 ) -> dict[str, Any]:
-    """Add a combatant with the stats its rule system needs (the GM)."""
+    """Add a combatant with the stats its rule system needs (the GM); or, with the account
+    key, a copy of a roster entry (`from_roster`: docs/api.md, Campaigns)."""
+    name, side, stats, then = body.name, body.side, body.stats, None
+    if body.from_roster is not None:
+        given_side = body.side if "side" in body.model_fields_set else None
+        name, side, stats, then = await run_in_threadpool(
+            roster.copied,
+            fraylog,
+            campaigns,
+            account,
+            encounter_id,
+            body.from_roster,
+            body.name,
+            given_side,
+        )
     combatant, recorded = await run_in_threadpool(
         fraylog.add_combatant,
         encounter_id,
-        body.name,
-        body.side,
-        body.stats,
+        name,
+        side,
+        stats,
         body.expected_version,
         actor_of(fraylog, grant, body.actor),
         hidden=body.hidden,
         until_acting=body.until_acting,
         health=body.health,
+        then=then,
     )
     return {
         "id": combatant,
@@ -118,5 +219,5 @@ async def add_combatant(
 
 
 # after this module's own, in the order the OpenAPI document lists them
-for part in (commands, tokens, reads, record, stream):
+for part in (commands, tokens, reads, record, stream, statistics):
     router.include_router(part.router)

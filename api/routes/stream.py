@@ -14,7 +14,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
-from api.deps import Credentials, FeedDep, FraylogDep, grant_for
+from api.deps import Credentials, FeedDep, FraylogDep, ReaderDep, grant_for
 from api.problems import PROBLEM
 from api.routes.common import ERRORS, player_sight
 from api.schemas import MAX_POSITION
@@ -23,20 +23,21 @@ from domain.errors import DomainError
 from domain.events import Correction
 from domain.fold import evolve
 from infra.access import Grant
-from infra.app import Fraylog
+from infra.app import EncounterNotFound, Fraylog
 from infra.feed import Feed
+from infra.stream_tickets import TICKET_SECONDS
 from projections.export import records
 from projections.view import encounter_view
 from projections.visibility import Sight, for_player, view_for_player
 
 router = APIRouter()
 Resume = Annotated[int | None, Query(ge=0, le=MAX_POSITION, description="Resume after position N.")]
-AccessToken = Annotated[
+Ticket = Annotated[
     str | None,
     Query(
         max_length=200,
-        description="The bearer token, for clients that cannot send headers "
-        "(a browser's EventSource).",
+        description="A stream ticket (POST /encounters/{id}/stream-tickets), for clients "
+        "that cannot send headers (a browser's EventSource): single-use, for 60 seconds.",
     ),
 ]
 LastEventId = Annotated[
@@ -70,7 +71,7 @@ async def stream(
     feed: FeedDep,
     credentials: Credentials,
     after: Resume = None,
-    access_token: AccessToken = None,
+    ticket: Ticket = None,
     last_event_id: LastEventId = None,
     view: WithViews = False,
 ) -> EventSourceResponse:
@@ -78,21 +79,52 @@ async def stream(
     the SSE id and the event record as data, from position `after` (or `Last-Event-ID`) on;
     with `view=true`, a `view` message after each command's events; a comment every few
     seconds keeps idle connections open."""
-    token = credentials.credentials if credentials else access_token
-    grant = await grant_for(fraylog, encounter_id, token)
+    token = credentials.credentials if credentials else None
+    grant, holder = await _reader(fraylog, encounter_id, token, ticket)
     await run_in_threadpool(fraylog.event_log, encounter_id, 1)  # 404 for a missing one
     # EventSource resends Last-Event-ID on reconnecting: it wins over an `after` in its URL
     start = _position(last_event_id) if last_event_id is not None else after or 0
     client = request.client.host if request.client else "?"
-    holder = grant.token_hash if fraylog.settings.auth else f"open:{client}"
-    feed.open_stream(holder)
-    release = _once(lambda: feed.close_stream(holder))
-    follower = Follower(fraylog, feed, encounter_id, grant, token)
+    slot = grant.token_hash if fraylog.settings.auth else f"open:{client}"
+    feed.open_stream(slot)
+    release = _once(lambda: feed.close_stream(slot))
+    follower = Follower(fraylog, feed, encounter_id, grant, token, holder)
     return EventSourceResponse(
         follower.messages(start, view, release),
         ping=fraylog.settings.heartbeat_seconds,
         background=BackgroundTask(release),
     )
+
+
+async def _reader(
+    fraylog: Fraylog, encounter_id: UUID, token: str | None, ticket: str | None
+) -> tuple[Grant, str | None]:
+    """Who follows: the token's grant (Authorization wins), else the ticket's, taken; and
+    the hash of the token a ticket came from, to check again while the stream runs."""
+    if token is not None or ticket is None or not fraylog.settings.auth:
+        return await grant_for(fraylog, encounter_id, token), None
+    redeemed = await run_in_threadpool(fraylog.access.redeem, encounter_id, ticket)
+    if redeemed is None:  # unknown, used, expired, or its token revoked: as a bad token
+        raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+    grant, by_token = redeemed
+    return grant, grant.token_hash if by_token else None
+
+
+@router.post(
+    "/{encounter_id}/stream-tickets",
+    status_code=201,
+    response_model=s.StreamTicket,
+    responses=ERRORS,
+    operation_id="mint_stream_ticket",
+)
+async def mint_stream_ticket(
+    encounter_id: UUID, fraylog: FraylogDep, grant: ReaderDep
+) -> dict[str, Any]:
+    """A ticket that opens this encounter's live feed once, within 60 seconds, as the
+    token sent (the GM or a player): `GET …/stream?ticket=…` for a browser's EventSource,
+    which cannot send the Authorization header. Shown only in this answer."""
+    ticket = await run_in_threadpool(fraylog.access.ticket, grant)
+    return {"ticket": ticket, "expires_in": TICKET_SECONDS}
 
 
 def _once(close: Callable[[], None]) -> Callable[[], None]:
@@ -113,10 +145,16 @@ class Follower:
     """One token following one encounter's feed."""
 
     def __init__(
-        self, fraylog: Fraylog, feed: Feed, encounter_id: UUID, grant: Grant, token: str | None
+        self,
+        fraylog: Fraylog,
+        feed: Feed,
+        encounter_id: UUID,
+        grant: Grant,
+        token: str | None,
+        holder: str | None = None,
     ) -> None:
         self.fraylog, self.feed, self.encounter_id = fraylog, feed, encounter_id
-        self.grant, self.token = grant, token
+        self.grant, self.token, self.holder = grant, token, holder
 
     async def messages(
         self, start: int, view: bool, release: Callable[[], None]
@@ -145,6 +183,15 @@ class Follower:
             release()
 
     async def _still_allowed(self) -> bool:
+        """The token sent (or the one the ticket came from) is neither revoked nor expired."""
+        if self.token is None:  # a ticket's
+            if self.holder is None:  # from an account key (never revoked), or open mode
+                return True
+            access = self.fraylog.access
+            known, grant = access.cached(self.holder)
+            if not known:
+                grant = await run_in_threadpool(access.grant_of, self.holder)
+            return grant is not None
         try:
             await grant_for(self.fraylog, self.encounter_id, self.token)
         except DomainError:

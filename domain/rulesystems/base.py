@@ -19,7 +19,9 @@ from domain import events as ev
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
 from domain.presentation import Table, presented
+from domain.rulesystems.lasting import Lasting, lasting_of
 from domain.state import CombatantState, EncounterState, Marks
+from domain.strict import said
 from domain.visibility import HEALTH_SHOWN, HEALTH_WORDS, HealthState
 
 Choice = dict[str, Any]
@@ -155,6 +157,22 @@ def with_situational(parts: dict[str, int], situational: dict[str, int]) -> dict
     return {**parts, **situational}
 
 
+class Statistics:
+    """What a rule book counts in the statistics (projections.read_models, docs/read-models.md)
+    beyond what every book shares: which rolls are a roll to hit or damage dice (for their
+    averages), and which results are criticals and fumbles as the book defines them. A book
+    says so in its statistics.py; this default counts neither."""
+
+    def roll_kind(self, event: Any, roll_name: str) -> str | None:
+        """`attack` (a roll to hit), `damage` (damage dice) or None (counted by source only)."""
+        return None
+
+    def criticals(self, event: Any) -> list[tuple[str, str, int]]:
+        """Each critical and fumble an event records: (who rolled it, `criticals` or
+        `fumbles`, +1), or −1 where a re-roll takes one back."""
+        return []
+
+
 class RuleSystem(ABC):
     """Initiative, the action catalogue with costs, validation, resolution, upkeep."""
 
@@ -182,6 +200,8 @@ class RuleSystem(ABC):
     round_marks_model: ClassVar[type[Marks]] = Marks
     encounter_marks_model: ClassVar[type[Marks]] = Marks  # ... and of the encounter
     view_model: ClassVar[type[BaseModel]]  # the view's shape, the API's answer (its view_model.py)
+    # what its statistics count as a roll to hit, damage dice, a critical, a fumble
+    statistics: ClassVar[Statistics] = Statistics()
 
     options_model: ClassVar[type[BaseModel] | None] = None
     # command type -> its fields only the GM may set, beyond domain.access.GM_FIELDS and the
@@ -190,13 +210,14 @@ class RuleSystem(ABC):
     gm_entered: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def _validated(self, model: type[BaseModel], data: dict[str, Any], field: str) -> Any:
+        """Stats or options as entered: JSON types taken strictly (domain.strict)."""
         try:
-            return model.model_validate(data)
+            return model.model_validate(data, strict=True)
         except ValidationError as e:
             first = e.errors()[0]
             where = ".".join([field, *(str(p) for p in first["loc"])])
             raise RuleViolation(
-                f"{self.name.upper()}-{field.upper()}", f"{where}: {first['msg']}", field=where
+                f"{self.name.upper()}-{field.upper()}", f"{where}: {said(first)}", field=where
             ) from None
 
     # -- encounters and combatants -----------------------------------------------
@@ -219,6 +240,12 @@ class RuleSystem(ABC):
 
     @abstractmethod
     def hits_of(self, model: Any) -> tuple[dict[str, Any], int, int]: ...
+
+    @property
+    def lasting(self) -> Lasting:
+        """What of a combatant lasts after a fight, and how the next starts from it (the
+        book's lasting.py; without one, the hits only: domain.rulesystems.lasting)."""
+        return lasting_of(type(self))
 
     @abstractmethod
     def catalogue(self) -> list[dict[str, Any]]:
@@ -521,12 +548,14 @@ class CommandParser:
         self._own = _union(own)
 
     def validate_python(self, body: Any) -> Any:
+        """A command's body, its JSON types taken strictly (domain.strict): what a table
+        sends, and what a rule book offers it to send (its choices)."""
         kind = body.get("type") if isinstance(body, dict) else getattr(body, "type", None)
         if kind in self.tags:
             if isinstance(body, dict):  # a field of another book's command of this type
                 body = _without_other_choices(self.system.name, self.models[kind], body)
-            return self._own.validate_python(body)
-        return _union(c.every_command()).validate_python(body)
+            return self._own.validate_python(body, strict=True)
+        return _union(c.every_command()).validate_python(body, strict=True)
 
 
 @cache

@@ -34,6 +34,8 @@ from tests.tokens import TokenJar
 # FRAYLOG_FUZZ_EXAMPLES=500 FRAYLOG_FUZZ_RANDOM=1 for a longer, fresh exploration.
 EXAMPLES = int(os.environ.get("FRAYLOG_FUZZ_EXAMPLES", "60"))
 FIXED = os.environ.get("FRAYLOG_FUZZ_RANDOM", "") in ("", "0")
+STEPS = int(os.environ.get("FRAYLOG_FUZZ_STEPS", "32"))  # a stateful run's steps: long
+# enough for the links to lead from a new encounter to its combatants and their commands
 # Not fraylog's contract: rules refuse schema-valid JSON with a 422 (a declaration out of
 # turn, say); and a request without a token gets a 404, not a 401, so ids cannot be probed
 # (tests/api/test_access.py checks that matrix).
@@ -43,7 +45,10 @@ ENCOUNTER = re.compile(r"/encounters/([0-9a-fA-F-]{36})")
 
 @pytest.fixture(scope="module")
 def contract_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
-    fraylog = Fraylog(Settings(sqlite_path=str(tmp_path_factory.mktemp("c") / "c.db")))
+    # one app for the module's hundreds of generated creations and mintings from one
+    # address: the rate limits (tests/api/test_quotas.py) would answer most of them 429
+    off = {rate: "off" for rate in ("rate_create", "rate_mint", "rate_accounts", "rate_commands")}
+    fraylog = Fraylog(Settings(sqlite_path=str(tmp_path_factory.mktemp("c") / "c.db"), **off))
     app = create_app(fraylog=fraylog)
 
     @asynccontextmanager
@@ -114,14 +119,22 @@ def test_given_any_request_then_no_server_error_and_every_answer_conforms(
     assert not failures, "\n\n".join(f"{k}:\n{v}" for k, v in failures.items())
 
 
-def test_given_the_links_when_played_statefully_then_no_failure(api_schema: Any) -> None:
+def test_given_the_links_when_played_statefully_then_no_failure_and_commands_recorded(
+    api_schema: Any,
+) -> None:
+    """The links carry a run from a new encounter to its combatants and on to commands; the
+    tokens the answers hand out (the GM's of each encounter made or forked) go with the
+    requests about that encounter. A run must record at least 20 commands: a run that only
+    meets refusals would test nothing of the command path."""
+    recorded: list[str] = []
+
     class Workflow(api_schema.as_state_machine()):  # type: ignore[misc]
         tokens: ClassVar[dict[str, str]] = {}
 
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             meta = getattr(case, "_meta", None)
             if meta is not None and meta.generation.mode is GenerationMode.NEGATIVE:
-                return {}  # invalid on purpose: sent as generated, without a token
+                return {}  # invalid on purpose (a missing token among what it may lack)
             m = ENCOUNTER.search(case.formatted_path)
             token = self.tokens.get(m[1]) if m else None
             return {"headers": {"Authorization": f"Bearer {token}"}} if token else {}
@@ -141,13 +154,19 @@ def test_given_the_links_when_played_statefully_then_no_failure(api_schema: Any)
             if response.status_code == 201 and "gm_token" in (response.text or ""):
                 body = response.json()
                 self.tokens[body["id"]] = body["gm_token"]
+            command = case.operation.definition.raw.get("operationId") == "run_command"
+            answer = response.json() if command and response.status_code == 200 else {}
+            if "events" in answer and not answer.get("preview"):  # a preview records nothing
+                recorded.append(case.formatted_path)
 
     Workflow.run(
         settings=settings(
             max_examples=EXAMPLES,
-            stateful_step_count=8,
+            stateful_step_count=STEPS,
             deadline=None,
             derandomize=FIXED,
             suppress_health_check=list(HealthCheck),
         )
     )
+    print(f"stateful run: {len(recorded)} commands recorded")
+    assert len(recorded) >= 20, f"only {len(recorded)} commands recorded in the run"

@@ -75,6 +75,7 @@ def test_given_two_followers_when_200_commands_are_posted_then_each_gets_every_e
     ).json()["id"]
     total = 2 + COMMANDS  # created, combatant added, then one event per command
     url = f"{server}/encounters/{eid}/stream"
+    ticket = http.post(f"/encounters/{eid}/stream-tickets", headers=gm).json()["ticket"]
     seen: list[list[dict]] = [[], []]
     dropped: list[dict] = []
     pings: list[int] = []
@@ -82,7 +83,7 @@ def test_given_two_followers_when_200_commands_are_posted_then_each_gets_every_e
         threading.Thread(target=follow, args=(url, gm, seen[0], total, pings)),
         threading.Thread(
             target=follow,
-            args=(f"{url}?access_token={created['gm_token']}", {}, seen[1], total, pings),
+            args=(f"{url}?ticket={ticket}", {}, seen[1], total, pings),
         ),
         threading.Thread(target=follow, args=(url, gm, dropped, 50, pings)),
     ]
@@ -178,10 +179,12 @@ def test_given_a_revoked_token_then_its_open_stream_ends(server: str) -> None:
         f"/encounters/{eid}/combatants", json={"name": "A", "stats": novus_stats()}, headers=gm
     ).json()["id"]
     minted = http.post(f"/encounters/{eid}/tokens", json={"combatants": [a]}, headers=gm).json()
+    player = {"Authorization": f"Bearer {minted['token']}"}
+    ticket = http.post(f"/encounters/{eid}/stream-tickets", headers=player).json()["ticket"]
     got: list[dict] = []
     follower = threading.Thread(
         target=follow,
-        args=(f"{server}/encounters/{eid}/stream?access_token={minted['token']}", {}, got, 99, []),
+        args=(f"{server}/encounters/{eid}/stream?ticket={ticket}", {}, got, 99, []),
     )
     follower.start()
     time.sleep(0.5)

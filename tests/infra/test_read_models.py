@@ -29,9 +29,15 @@ from domain.fold import fold
 from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
 from infra.dice import dice_for
+from infra.read_model_views import ENCOUNTERS, STATS, TRACKING
 from infra.read_models import ReadModelsStore, catch_up, projection, rebuild, runner
 from infra.settings import Settings
-from projections.read_models import combatant_stats, encounter_row
+from infra.sidetables import SideTables
+from projections.read_models import (
+    combatant_stats,
+    encounter_corrections,
+    encounter_row,
+)
 from tests.builders.novus import novus_stats, target_stats
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,7 +82,8 @@ def folded(fraylog: Fraylog) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
     """The two read models computed afresh: every encounter's stored events folded."""
     rows, stats = [], []
     for encounter_id, events in by_encounter(fraylog).items():
-        rows.append(encounter_row(fold(events), events[-1].timestamp.isoformat()))
+        row = encounter_row(fold(events), events[-1].timestamp.isoformat())
+        rows.append({**row, **encounter_corrections(events)})
         for row in combatant_stats(events).values():
             stats.append({"encounter_id": str(encounter_id), **row})
     return (
@@ -180,7 +187,9 @@ def test_given_fights_played_while_the_runner_follows_when_a_hit_is_voided_and_r
         fraylog.execute(served.id, c.EndEncounter())
         # Wits: seeded dice, defenses rolled by the defender, damage dice by the attacker
         demo_wits.play(store_settings, demo_wits.SEED, 3)
-        wits = next(e for e in fraylog.list_encounters() if e["name"] == "Ford of the Jotans")
+        wits = next(
+            e for e in fraylog.list_encounters(limit=10**6) if e["name"] == "Ford of the Jotans"
+        )
         wits_id = UUID(wits["id"])
         hit = next(
             e
@@ -487,3 +496,69 @@ def test_given_a_runner_stopped_while_it_starts_to_follow_then_it_exits_cleanly(
     time.sleep(delay)  # when the signal lands, not a measurement
     stopped(process, log)
     assert "stopped after notification" in log.read_text()
+
+
+# -- a store whose read models an older fraylog made ------------------------------------
+
+OLD_COUNTERS = (
+    "damage_dealt",
+    "damage_taken",
+    "hits",
+    "misses",
+    "rolls_server",
+    "rolls_seeded",
+    "rolls_manual",
+)
+
+
+def make_old_tables(settings: Settings, position: int) -> None:
+    """The read models as fraylog made them before the statistics counted criticals,
+    fumbles, rolls to hit and voids: no such columns, and a tracking row at `position`."""
+    tables = SideTables(settings)
+    try:
+        tables.execute(
+            f"CREATE TABLE {tables.table(ENCOUNTERS)} (encounter_id TEXT PRIMARY KEY, "
+            "name TEXT NOT NULL, ruleset TEXT NOT NULL, status TEXT NOT NULL, "
+            "round BIGINT NOT NULL, created_at TEXT NOT NULL, last_activity TEXT NOT NULL, "
+            "events BIGINT NOT NULL, combatants_up BIGINT NOT NULL, "
+            "combatants_down BIGINT NOT NULL)"
+        )
+        tables.execute(
+            f"CREATE TABLE {tables.table(STATS)} (encounter_id TEXT NOT NULL, "
+            "combatant_id TEXT NOT NULL, name TEXT NOT NULL, side TEXT NOT NULL, "
+            + ", ".join(f"{c} BIGINT NOT NULL" for c in OLD_COUNTERS)
+            + ", PRIMARY KEY (encounter_id, combatant_id))"
+        )
+        tables.execute(
+            f"CREATE TABLE {tables.table(TRACKING)} (application_name TEXT PRIMARY KEY, "
+            "notification_id BIGINT)"
+        )
+        tables.execute(
+            f"INSERT INTO {tables.table(TRACKING)} VALUES (?, ?)", (Fraylog.name, position)
+        )
+    finally:
+        tables.close()
+
+
+def test_given_read_models_of_an_older_shape_when_opened_then_they_are_projected_again(
+    store_settings: Settings, store: ReadModelsStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    with Fraylog(store_settings) as fraylog:
+        duel = Duel(fraylog)
+        hit = duel.attack(HIT)
+        duel.void(hit[0].originator_version)
+        end = fraylog.recorder.max_notification_id()
+        make_old_tables(store_settings, end)  # as if all was projected, in the old columns
+        assert store.position() == end
+        with caplog.at_level("WARNING", logger="fraylog.read_models"):
+            projected = catch_up(store_settings)
+        assert projected == end  # every event again, from the first
+        said = [r.getMessage() for r in caplog.records if r.name == "fraylog.read_models"]
+        assert len(said) == 1 and "fraylog_combatant_stats.criticals" in said[0], said
+        assert "fraylog_encounter_list.voided" in said[0]
+        assert stored(store) == folded(fraylog) and store.position() == end
+        assert duel.stats(store)["A"]["voided"] == 1
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="fraylog.read_models"):
+            assert catch_up(store_settings) == 0  # the new shape is kept
+        assert not [r for r in caplog.records if r.name == "fraylog.read_models"]

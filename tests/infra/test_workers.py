@@ -34,6 +34,7 @@ def two_workers(settings: Settings) -> str:
         **os.environ,
         "FRAYLOG_DATABASE_URL": settings.database_url or "",
         "FRAYLOG_POSTGRES_SCHEMA": settings.postgres_schema,
+        "FRAYLOG_WORKER_HEADER": "1",  # which worker answered: how the test sees both serve
     }
     fraylog = Path(sys.executable).with_name("fraylog")
     server = subprocess.Popen(
@@ -44,12 +45,12 @@ def two_workers(settings: Settings) -> str:
     )
     url = f"http://127.0.0.1:{port}"
     deadline, seen = time.monotonic() + 30, set()
-    while len(seen) < 2 and time.monotonic() < deadline:  # until both workers answer
-        try:
-            seen.add(httpx.get(f"{url}/rulesets/novus", timeout=1).headers["fraylog-worker"])
-        except httpx.TransportError:
-            time.sleep(0.2)
-    try:
+    try:  # the server is stopped whatever happens, even while it starts
+        while len(seen) < 2 and time.monotonic() < deadline:  # until both workers answer
+            try:
+                seen.add(httpx.get(f"{url}/rulesets/novus", timeout=1).headers["fraylog-worker"])
+            except httpx.TransportError:
+                time.sleep(0.2)
         yield url
     finally:
         server.terminate()
@@ -108,3 +109,30 @@ def test_given_two_workers_racing_on_one_encounter_then_no_event_is_lost_or_doub
         time.sleep(0.1)
     assert [int(e["id"]) for e in feed] == list(range(1, len(events) + 1))
     assert len(events) <= expected_total
+
+
+def test_given_two_workers_when_the_gm_token_is_rotated_then_no_worker_takes_the_old_one(
+    two_workers: str,
+) -> None:
+    http = httpx.Client(base_url=two_workers, timeout=30)
+    created = http.post("/encounters", json={"name": "Rotate", "ruleset": "novus"}).json()
+    eid, old = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
+    fresh = httpx.Limits(max_keepalive_connections=0)  # either worker may answer each
+
+    def on_each_worker(headers: dict[str, str], status: int) -> None:
+        """Ask until both workers have answered, each with `status`."""
+        workers: set[str] = set()
+        for _ in range(200):
+            r = each.get(f"/encounters/{eid}", headers=headers)
+            assert r.status_code == status, r.text
+            workers.add(r.headers["fraylog-worker"])
+            if len(workers) == 2:
+                return
+        pytest.fail(f"only worker {workers} answered")
+
+    with httpx.Client(base_url=two_workers, timeout=30, limits=fresh) as each:
+        on_each_worker(old, 200)  # both workers have read (and may keep) the old token
+        rotated = each.post(f"/encounters/{eid}/tokens/gm/rotate", headers=old)
+        assert rotated.status_code == 201, rotated.text
+        on_each_worker(old, 404)  # at once, on each worker
+        on_each_worker({"Authorization": f"Bearer {rotated.json()['token']}"}, 200)

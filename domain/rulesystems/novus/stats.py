@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from domain.strict import Whole
+
 StatName = Literal["str", "dex", "spd", "con", "wil", "wis"]
 MAX_HITS = 10_000
+LOWEST_HITS = -1000  # current hits of a stat block: no lower
 SHIELD_DEF = {"none": 0, "small": 2, "normal": 3, "full": 4}  # NOV-ATK-3, table §4.1
 
 
@@ -56,7 +59,9 @@ class Weapon(BaseModel):
     family: str = Field(
         default="", max_length=40, description="e.g. bow, crossbow, sling, pole arm."
     )
-    hands: Literal[1, 2] = Field(default=1, description="Hands it is made for (NOV-TWO-1).")
+    hands: Annotated[Literal[1, 2], Whole] = Field(
+        default=1, description="Hands it is made for (NOV-TWO-1)."
+    )
 
     @property
     def skill_bonus(self) -> int:
@@ -75,7 +80,7 @@ class NovusStats(BaseModel):
         le=MAX_HITS,
         description="Maximum hits; or give racial_max_hits and Str and Con values.",
     )
-    current_hits: int | None = Field(default=None, ge=-1000, le=MAX_HITS)
+    current_hits: int | None = Field(default=None, ge=LOWEST_HITS, le=MAX_HITS)
     racial_max_hits: int | None = Field(default=None, gt=0, le=MAX_HITS)
     special_hits: int = Field(default=0, ge=0, le=1000, description="Class and talent hits.")
     bonuses: StatBonuses = Field(default_factory=StatBonuses)
@@ -99,7 +104,7 @@ class NovusStats(BaseModel):
     humanoid: bool = True
     ambidextrous: bool = Field(default=False, description="NOV-OFF-1 (Default NOV-AMB-38).")
     unarmed_training: bool = Field(default=False, description="NOV-BRAWL-3.")
-    mounted_combat: Literal[0, 1, 2] = Field(
+    mounted_combat: Annotated[Literal[0, 1, 2], Whole] = Field(
         default=0, description="Mounted Combat talent: 0 none, 1 (MC I), 2 (MC I and II)."
     )
     riding: int = Field(default=0, ge=-10, le=100, description="Riding skill bonus.")

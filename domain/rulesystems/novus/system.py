@@ -36,6 +36,7 @@ from domain.rulesystems.novus.state import (
     encounter_marks_of,
     marks_of,
 )
+from domain.rulesystems.novus.statistics import NovusStatistics
 from domain.rulesystems.novus.stats import NovusStats
 from domain.rulesystems.novus.table import TABLE
 from domain.rulesystems.novus.view import novus_view
@@ -50,6 +51,7 @@ class NovusRules(RuleSystem):
     name = "novus"
     title = "Novus"
     table = TABLE  # how the web table presents it (its table.py)
+    statistics = NovusStatistics()  # criticals, fumbles, rolls to hit (its statistics.py)
     health_figures = novus_views.HEALTH_FIGURES
     view_model = NovusEncounter
     marks_model = NovusMarks

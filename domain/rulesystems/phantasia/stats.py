@@ -8,11 +8,12 @@ may enter any figure instead (`figures`).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from domain.dice import checked_dice
+from domain.strict import Whole
 
 MAX_PV = 10_000
 Score = Field(ge=0, le=30)
@@ -173,7 +174,7 @@ class PhantasiaStats(BaseModel):
         "never read as mo, gold coins (PHA-WPN-9).",
     )
     size: int = Field(default=2, ge=0, le=10, description="Size category (PHA-AMB-25).")
-    large: Literal[1, 2, 3] = Field(
+    large: Annotated[Literal[1, 2, 3], Whole] = Field(
         default=1, description="Large creature: adjustments ×2 or ×3 (PHA-FOE-3)."
     )
     enemy_type: Literal["none", "martial", "magical", "both"] = Field(

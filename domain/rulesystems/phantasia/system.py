@@ -31,6 +31,7 @@ from domain.rulesystems.phantasia.narrative import LINES
 from domain.rulesystems.phantasia.record import end_status
 from domain.rulesystems.phantasia.refusals import refused
 from domain.rulesystems.phantasia.state import PhantasiaMarks
+from domain.rulesystems.phantasia.statistics import PhantasiaStatistics
 from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats
 from domain.rulesystems.phantasia.table import TABLE
 from domain.rulesystems.phantasia.view import phantasia_view
@@ -153,6 +154,7 @@ class PhantasiaRules(RuleSystem):
     name = "phantasia"
     title = "PHANTÄSIA"
     table = TABLE  # how the web table presents it (its table.py)
+    statistics = PhantasiaStatistics()  # criticals, fumbles, rolls to hit (its statistics.py)
     hits_word = "PV"
     languages = ("en", "es")
     health_figures = phantasia_views.HEALTH_FIGURES

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain import commands as c
 from domain.commands import SITUATIONAL, CommandBase, Modifiers, TurnCommand
+from domain.strict import Whole
 
 # command type → the roll names it may ask for, in the order drawn (RuleSystem.rolls)
 ROLLS: dict[str, tuple[str, ...]] = {
@@ -139,7 +140,9 @@ class TakeAction(WitsCommand):
     what: str = Field(
         min_length=1, max_length=200, description="What he does.", examples=["casts Light"]
     )
-    actions: Literal[1, 2] = Field(default=1, description="Actions it uses (GM-entered).")
+    actions: Annotated[Literal[1, 2], Whole] = Field(
+        default=1, description="Actions it uses (GM-entered)."
+    )
 
 
 class RollInitiative(c.RollInitiative):

@@ -22,6 +22,7 @@ from domain.rulesystems.wits import view as wits_views
 from domain.rulesystems.wits.choices import choices
 from domain.rulesystems.wits.narrative import LINES
 from domain.rulesystems.wits.state import WitsMarks, WitsRoundMarks
+from domain.rulesystems.wits.statistics import WitsStatistics
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
 from domain.rulesystems.wits.table import TABLE
 from domain.rulesystems.wits.view import wits_view
@@ -62,6 +63,7 @@ class WitsRules(RuleSystem):
     name = "wits"
     title = "Wits"
     table = TABLE  # how the web table presents it (its table.py)
+    statistics = WitsStatistics()  # criticals, fumbles, rolls to hit (its statistics.py)
     hits_word = "Current Health"
     health_figures = wits_views.HEALTH_FIGURES
     view_model = WitsEncounter

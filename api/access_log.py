@@ -1,0 +1,54 @@
+"""No token or stream ticket in the server's logs: uvicorn's access log prints each request's
+path with its query string, so a client that sends a token in a URL anyway (`?access_token=`,
+refused since stream tickets replaced it) or a ticket (`?ticket=`, single-use but still a
+key for its minute) would leave it there in clear. A filter on uvicorn's loggers rewrites
+the line first: the value of a `ticket`, `access_token` or `token` query parameter, and
+anything shaped like a fraylog token or ticket wherever it is, become `[redacted]`."""
+
+from __future__ import annotations
+
+import logging
+import re
+from urllib.parse import unquote_plus
+
+from infra.access import TOKEN_SHAPE
+
+REDACTED = "[redacted]"
+SECRET_PARAMETERS = frozenset({"ticket", "access_token", "token"})
+PARAMETER = re.compile(r"(?P<name>[^?&=\s\"']+)=(?P<value>[^&\s\"']*)")
+SHAPE = re.compile(TOKEN_SHAPE)
+LOGGERS = ("uvicorn.access", "uvicorn.error")
+
+
+def redact(text: str) -> str:
+    """`text` with every secret query value and every token-shaped string redacted (also
+    when percent-encoded)."""
+
+    def parameter(m: re.Match[str]) -> str:
+        name, value = unquote_plus(m["name"]).strip().lower(), unquote_plus(m["value"])
+        if name in SECRET_PARAMETERS or SHAPE.search(value):
+            return f"{m['name']}={REDACTED}"
+        return m[0]
+
+    return SHAPE.sub(REDACTED, PARAMETER.sub(parameter, text))
+
+
+class RedactTokens(logging.Filter):
+    """Rewrites a record that holds a token or a ticket (it is never dropped): each string
+    argument (uvicorn's access formatter reads the path from them), and the message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def install() -> None:
+    """The filter on uvicorn's access and error loggers, once per process (each worker makes
+    its app, so each installs it)."""
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
