@@ -150,12 +150,39 @@ export class Client {
 }
 
 /** Create an encounter (anyone may); the answer holds its GM token, shown once. */
-export async function createEncounter(body) {
-  return answer(await fetch("/encounters", {
+/** Start an encounter; with an account key, the account's. */
+export async function createEncounter(body, accountKey = null) {
+  const headers = { "Content-Type": "application/json" };
+  if (accountKey) headers.Authorization = `Bearer ${accountKey}`;
+  return answer(await fetch("/encounters", { method: "POST", headers, body: JSON.stringify(body) }));
+}
+
+// A GM account (docs/api.md "GM accounts"): its key kept in this browser, its fights listed.
+const ACCOUNT = "fraylog:account";
+
+export const accountKey = () => localStorage.getItem(ACCOUNT);
+export const keepAccountKey = (key) => localStorage.setItem(ACCOUNT, key);
+export const forgetAccountKey = () => localStorage.removeItem(ACCOUNT);
+
+export async function openAccount(name) {
+  return answer(await fetch("/accounts", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
+    body: JSON.stringify({ name }),
   }));
+}
+
+export async function readAccount(key) {
+  return answer(await fetch("/accounts/me", { headers: { Authorization: `Bearer ${key}` } }));
+}
+
+/** A page of the account's fights, newest activity first (`after`: the previous page's
+ *  `next`; `filters`: name, status, ruleset). */
+export async function listFights(key, { after = null, ...filters } = {}) {
+  const q = new URLSearchParams({ limit: "20" });
+  if (after) q.set("after", after);
+  for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+  return answer(await fetch(`/encounters?${q}`, { headers: { Authorization: `Bearer ${key}` } }));
 }
 
 export async function describeRuleset(name) {

@@ -1,5 +1,9 @@
-// The home page: start a fight (any rule book, its options) or open one by its link.
-import { Client, createEncounter, describeRuleset, keepToken } from "./api.js";
+// The home page: start a fight (any rule book, its options), list an account's fights, or
+// open one by its link.
+import {
+  Client, accountKey, createEncounter, describeRuleset, forgetAccountKey, keepAccountKey,
+  keepToken, listFights, openAccount, readAccount, tokenFor,
+} from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -64,7 +68,7 @@ $("create").addEventListener("submit", async (event) => {
       ruleset: $("ruleset").value,
       dice_source: $("dice").value,
       options: chosenOptions(),
-    });
+    }, accountKey());
     if (created.gm_token) keepToken(created.id, created.gm_token);
     location.href = `/e/${created.id}`;
   } catch (e) {
@@ -104,14 +108,120 @@ async function listKnown() {
 }
 
 /** Every rule book this server plays (GET /rulesets): those the page does not list yet
- *  (one registered beside fraylog's own) are added to the choice, none taken away. */
+ *  (one registered beside fraylog's own) are added to the choice, none taken away; the
+ *  account's filter offers them all. */
 async function listBooks() {
   const select = $("ruleset");
   const { rulesets } = await fetch("/rulesets").then((r) => r.json());
   const listed = new Set([...select.options].map((o) => o.value));
-  for (const { name, title } of rulesets) if (!listed.has(name)) select.append(new Option(title, name));
+  for (const { name, title } of rulesets) {
+    if (!listed.has(name)) select.append(new Option(title, name));
+    $("filter-ruleset").append(new Option(title, name));
+    TITLES[name] = title;
+  }
 }
+
+// -- the account: its key kept in this browser, its fights listed ---------------------------
+
+const STATUS = { active: "going on", ended: "ended" };
+const TITLES = {};  // rule books' titles by name, from GET /rulesets
+let nextPage = null;
+
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "";
+}
+
+function fightItem(key, fight) {
+  const item = document.createElement("li");
+  const link = document.createElement("a");
+  link.href = `/e/${fight.id}`;
+  link.textContent = fight.name;
+  // the account key is the GM's token on its fights: kept for the page unless one is already
+  link.addEventListener("click", () => { if (!tokenFor(fight.id)) keepToken(fight.id, key); });
+  const detail = document.createElement("span");
+  detail.className = "when";
+  const round = fight.round ? `, round ${fight.round}` : "";
+  const down = fight.combatants_down ? `, ${fight.combatants_down} down` : "";
+  detail.textContent = `${TITLES[fight.ruleset] || fight.ruleset}, ${STATUS[fight.status] || fight.status}${round}${down}`
+    + ` · last played ${when(fight.last_activity)}`;
+  item.append(link, detail);
+  return item;
+}
+
+function filters() {
+  return { name: $("filter-name").value.trim(), status: $("filter-status").value,
+    ruleset: $("filter-ruleset").value };
+}
+
+async function showFights(more = false) {
+  const key = accountKey();
+  const page = await listFights(key, { after: more ? nextPage : null, ...filters() });
+  const list = $("fights");
+  if (!more) list.replaceChildren();
+  for (const fight of page.encounters) list.append(fightItem(key, fight));
+  if (!list.children.length) {
+    const none = document.createElement("li");
+    none.className = "muted";
+    none.textContent = Object.values(filters()).some(Boolean)
+      ? "No fight matches." : "No fight yet: start one above.";
+    list.append(none);
+  }
+  nextPage = page.next;
+  $("more").hidden = !nextPage;
+  const behind = page.read_models?.behind || 0;
+  $("lag").hidden = behind === 0;
+  $("lag").textContent = `The list is catching up: ${behind} recent event${behind === 1 ? "" : "s"}`
+    + " not counted yet.";
+}
+
+async function showAccount(newKey = null) {
+  const key = accountKey();
+  $("no-account").hidden = Boolean(key);
+  $("account").hidden = !key;
+  if (!key) return;
+  const account = await readAccount(key);
+  $("account-name").textContent = account.name;
+  $("account-count").textContent = `${account.encounters} fight${account.encounters === 1 ? "" : "s"}`;
+  $("new-key").hidden = !newKey;
+  $("key-text").textContent = newKey || "";
+  await showFights();
+}
+
+function refused(e) {
+  $("account-status").textContent = e.message;
+  $("account-status").className = "error";
+}
+
+$("open-account").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    const opened = await openAccount($("account-name-input").value.trim());
+    keepAccountKey(opened.key);
+    await showAccount(opened.key);
+  } catch (e) { refused(e); }
+});
+$("use-key").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const key = $("key-input").value.trim();
+  try {
+    await readAccount(key);
+    keepAccountKey(key);
+    $("key-input").value = "";
+    await showAccount();
+  } catch (e) { refused(e); }
+});
+$("forget-key").addEventListener("click", () => { forgetAccountKey(); showAccount(); });
+$("copy-key").addEventListener("click", () => navigator.clipboard?.writeText($("key-text").textContent));
+$("more").addEventListener("click", () => showFights(true));
+let typing = null;
+$("filter").addEventListener("input", () => { clearTimeout(typing); typing = setTimeout(showFights, 250); });
+$("filter").addEventListener("submit", (event) => { event.preventDefault(); showFights(); });
 
 showOptions();
 listKnown();
-listBooks().catch(() => {});  // the page's own three still offered
+listBooks()
+  .catch(() => {})  // the page's own three still offered
+  .then(() => showAccount())
+  .catch((e) => {
+    if (e.status === 401) { forgetAccountKey(); showAccount(); } else refused(e);
+  });
