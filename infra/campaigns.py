@@ -14,7 +14,6 @@ account is not found (404: ids cannot be probed)."""
 
 from __future__ import annotations
 
-import base64
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +29,8 @@ from domain.errors import DomainError
 from domain.roster import Copy, RosterEntry, RosterEntryState
 from domain.state import EncounterState
 from infra.accounts import ACCOUNTS, Account
+from infra.cursors import after as page_after
+from infra.cursors import cursor
 from infra.idempotency import ALSO, Also, MarkingPostgresRecorder, MarkingSQLiteRecorder
 from infra.settings import Settings
 from infra.sidetables import SideTables
@@ -65,22 +66,6 @@ class RosterConflict(DomainError):
 class Page:
     entries: list[dict[str, Any]]
     next: str | None
-
-
-def _cursor(saved_at: str, entry_id: str) -> str:
-    return base64.urlsafe_b64encode(f"{saved_at}|{entry_id}".encode()).decode().rstrip("=")
-
-
-def _after(cursor: str) -> tuple[str, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        saved_at, entry_id = raw.split("|")
-        UUID(entry_id)
-    except ValueError:
-        raise DomainError(
-            "QUERY", "after is the `next` of a previous page, unchanged", field="after"
-        ) from None
-    return saved_at, entry_id
 
 
 class RosterIndex(SideTables):
@@ -161,7 +146,7 @@ class RosterIndex(SideTables):
         if not retired:
             where.append("retired = 0")
         if after is not None:
-            saved_at, entry_id = _after(after)
+            saved_at, entry_id = page_after(after)
             where.append("(saved_at > ? OR (saved_at = ? AND entry_id > ?))")
             params += [saved_at, saved_at, entry_id]
         rows = self.execute(
@@ -175,7 +160,7 @@ class RosterIndex(SideTables):
             for row in rows[:limit]
         ]
         last = entries[-1] if len(rows) > limit else None
-        return Page(entries, _cursor(last["saved_at"], last["id"]) if last else None)
+        return Page(entries, cursor(last["saved_at"], last["id"]) if last else None)
 
 
 class Campaigns(Application[UUID]):

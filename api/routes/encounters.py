@@ -5,7 +5,6 @@ feed (`stream.py`)."""
 
 from __future__ import annotations
 
-import base64
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -33,6 +32,8 @@ from domain.rulesystems import rulesets
 from infra.access import Grant
 from infra.accounts import Account, is_account_key
 from infra.app import Fraylog
+from infra.cursors import after as page_after
+from infra.cursors import cursor
 from projections.view import combatant_view_of, encounter_view
 from projections.visibility import view_for_player
 
@@ -67,34 +68,19 @@ async def create_encounter(
     return await run_in_threadpool(created, fraylog, recorded.state)
 
 
-def _cursor(row: dict[str, Any]) -> str:
-    raw = f"{row['last_activity']}|{row['id']}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def _after(cursor: str) -> tuple[str, str]:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        activity, encounter_id = raw.split("|")
-        UUID(encounter_id)
-    except ValueError:
-        raise DomainError(
-            "QUERY", "after is the `next` of a previous page, unchanged", field="after"
-        ) from None
-    return activity, encounter_id
-
-
 def _listed(
     fraylog: Fraylog, account: Account, limit: int, after: str | None, **filters: Any
 ) -> dict[str, Any]:
     rows = fraylog.accounts.owned(
-        account, limit=limit + 1, after=_after(after) if after else None, **filters
+        account, limit=limit + 1, after=page_after(after) if after else None, **filters
     )
     projected = fraylog.accounts.projected()
     latest = fraylog.recorder.max_notification_id() or 0
     return {
         "encounters": rows[:limit],
-        "next": _cursor(rows[limit - 1]) if len(rows) > limit else None,
+        "next": cursor(rows[limit - 1]["last_activity"], rows[limit - 1]["id"])
+        if len(rows) > limit
+        else None,
         "read_models": {
             "projected": projected,
             "latest": latest,
