@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -57,6 +58,26 @@ def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
         return Settings(sqlite_path=str(tmp_path / "fraylog.db"), snapshot_interval=5)
     schema = request.getfixturevalue("pg_schema")
     return Settings(database_url=PG_URL, postgres_schema=schema, snapshot_interval=5)
+
+
+@pytest.fixture
+def own_settings(settings: Settings) -> Iterator[Settings]:
+    """The backend's settings with a store of the test's own (PostgreSQL: a fresh schema,
+    dropped after; SQLite's file is the test's already), so read models, runner locks and
+    catching up hold this test's events only."""
+    if settings.backend == "sqlite":
+        yield settings
+        return
+    own = replace(settings, postgres_schema=f"{settings.postgres_schema}_{uuid.uuid4().hex[:8]}")
+    yield own
+    import psycopg
+    from psycopg import sql
+
+    assert own.database_url is not None
+    with psycopg.connect(own.database_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(own.postgres_schema))
+        )
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.api.test_accounts import fight
 from tests.builders.novus import novus_stats
 from tests.builders.wits import fighter
 
@@ -23,16 +24,6 @@ def _entry(client: TestClient, key: dict[str, str], **body: Any) -> dict[str, An
     r = client.post("/roster", json=body, headers=key)
     assert r.status_code == 201, r.text
     return r.json()
-
-
-def _fight(client: TestClient, key: dict[str, str], name: str, ruleset: str = "novus") -> str:
-    r = client.post(
-        "/encounters",
-        json={"name": name, "ruleset": ruleset, "dice_source": "manual"},
-        headers=key,
-    )
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
 
 
 def _copy(
@@ -92,10 +83,10 @@ def test_given_one_account_key_when_three_fights_are_run_then_wounds_carry_forwa
     client: TestClient, marta: dict[str, str], brakka: dict[str, Any], goblin: dict[str, Any]
 ) -> None:
     # fight 1: the bestiary only
-    first = _fight(client, marta, "Ambush at the ford")
+    first = fight(client, marta, "Ambush at the ford")
     _copy(client, marta, first, goblin["id"])
     # fight 2: Brakka from the roster takes 12 damage and a bleeding wound; the fight ends
-    second = _fight(client, marta, "The bridge")
+    second = fight(client, marta, "The bridge")
     him = _copy(client, marta, second, brakka["id"])
     assert him["combatant"]["name"] == "Brakka"
     assert him["combatant"]["hits"] == 30
@@ -124,7 +115,7 @@ def test_given_one_account_key_when_three_fights_are_run_then_wounds_carry_forwa
     assert carried["version"] == 2
 
     # fight 3: he starts wounded, through the encounter's own events
-    third = _fight(client, marta, "The keep")
+    third = fight(client, marta, "The keep")
     again = _copy(client, marta, third, brakka["id"])
     assert again["combatant"]["hits"] == 18
     events = _events(client, marta, third)
@@ -159,7 +150,7 @@ def test_given_one_account_key_when_three_fights_are_run_then_wounds_carry_forwa
 def test_given_a_creature_when_copied_twice_into_one_fight_then_two_combatants(
     client: TestClient, marta: dict[str, str], goblin: dict[str, Any]
 ) -> None:
-    eid = _fight(client, marta, "Goblin cave")
+    eid = fight(client, marta, "Goblin cave")
     one = _copy(client, marta, eid, goblin["id"])
     two = _copy(client, marta, eid, goblin["id"])
     named = _copy(client, marta, eid, goblin["id"], name="Goblin boss", side="boss")
@@ -174,8 +165,8 @@ def test_given_another_accounts_key_when_any_roster_route_is_asked_then_404(
     client: TestClient, marta: dict[str, str], brakka: dict[str, Any]
 ) -> None:
     olaf = _key(client, "Olaf")
-    his_fight = _fight(client, olaf, "Olaf's fight")
-    marta_fight = _fight(client, marta, "Marta's fight")
+    his_fight = fight(client, olaf, "Olaf's fight")
+    marta_fight = fight(client, marta, "Marta's fight")
     entry = brakka["id"]
     asked = [
         client.get(f"/roster/{entry}", headers=olaf),
@@ -238,7 +229,7 @@ def test_given_stats_the_book_refuses_when_saved_or_revised_then_422_naming_the_
 def test_given_an_entry_of_another_book_when_copied_then_422_ruleset(
     client: TestClient, marta: dict[str, str], brakka: dict[str, Any]
 ) -> None:
-    eid = _fight(client, marta, "Wits duel", ruleset="wits")
+    eid = fight(client, marta, "Wits duel", ruleset="wits")
     r = client.post(
         f"/encounters/{eid}/combatants", json={"from_roster": brakka["id"]}, headers=marta
     )
@@ -249,7 +240,7 @@ def test_given_an_entry_of_another_book_when_copied_then_422_ruleset(
 def test_given_stats_and_from_roster_when_adding_then_422(
     client: TestClient, marta: dict[str, str], brakka: dict[str, Any]
 ) -> None:
-    eid = _fight(client, marta, "Both")
+    eid = fight(client, marta, "Both")
     r = client.post(
         f"/encounters/{eid}/combatants",
         json={"from_roster": brakka["id"], "stats": novus_stats()},
@@ -322,7 +313,7 @@ def test_given_a_revision_rest_and_retirement_then_history_keeps_all_and_copy_re
         "RestTaken",
         "RosterEntryRetired",
     ]
-    eid = _fight(client, marta, "Too late")
+    eid = fight(client, marta, "Too late")
     r = client.post(f"/encounters/{eid}/combatants", json={"from_roster": entry}, headers=marta)
     assert r.status_code == 422, r.text
     assert (r.json()["rule"], r.json()["field"]) == ("RETIRED", "from_roster")
@@ -332,7 +323,7 @@ def test_given_a_combatant_of_another_accounts_fight_when_carried_then_404_namin
     client: TestClient, marta: dict[str, str], brakka: dict[str, Any]
 ) -> None:
     olaf = _key(client, "Olaf")
-    his_fight = _fight(client, olaf, "Olaf's fight")
+    his_fight = fight(client, olaf, "Olaf's fight")
     r = client.post(
         f"/roster/{brakka['id']}/carry",
         json={"encounter": his_fight, "combatant": "x"},
@@ -340,7 +331,7 @@ def test_given_a_combatant_of_another_accounts_fight_when_carried_then_404_namin
     )
     assert r.status_code == 404, r.text
     assert r.json()["field"] == "encounter"
-    mine = _fight(client, marta, "Mine")
+    mine = fight(client, marta, "Mine")
     r = client.post(
         f"/roster/{brakka['id']}/carry", json={"encounter": mine, "combatant": "x"}, headers=marta
     )
@@ -352,7 +343,7 @@ def test_given_roster_events_when_saved_then_the_encounters_notification_log_nev
     client: TestClient, marta: dict[str, str]
 ) -> None:
     fraylog = client.app.state.fraylog
-    _fight(client, marta, "Den")
+    fight(client, marta, "Den")
     before = fraylog.recorder.max_notification_id()
     assert before
     campaigns = client.app.state.campaigns.get()

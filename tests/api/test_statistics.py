@@ -4,9 +4,7 @@ changes them; before the catch-up the lag says so; only the encounter's GM may r
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -23,25 +21,6 @@ from tests.builders import HttpTable, of_type
 from tests.builders.novus import novus_stats, target_stats
 from tests.builders.wits import fighter
 from tests.tokens import TokenJar
-
-
-@pytest.fixture
-def own_settings(settings: Settings) -> Iterator[Settings]:
-    """A store of the test's own (PostgreSQL: a fresh schema, dropped after), so catching up
-    projects this test's events only."""
-    if settings.backend == "sqlite":
-        yield settings
-        return
-    own = replace(settings, postgres_schema=f"{settings.postgres_schema}_{uuid.uuid4().hex[:8]}")
-    yield own
-    import psycopg
-    from psycopg import sql
-
-    assert own.database_url is not None
-    with psycopg.connect(own.database_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(own.postgres_schema))
-        )
 
 
 @pytest.fixture

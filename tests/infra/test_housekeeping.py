@@ -12,8 +12,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,22 +36,9 @@ LOCKED = "import sys, time; from infra.runner_lock import RunnerLock; {settings}
 
 
 @pytest.fixture
-def own(settings: Settings) -> Iterator[Settings]:
-    """A store of the test's own (PostgreSQL: a fresh schema, dropped after): its read
-    models, its lock."""
-    if settings.backend == "sqlite":
-        yield settings
-        return
-    mine = replace(settings, postgres_schema=f"{settings.postgres_schema}_{uuid.uuid4().hex[:8]}")
-    yield mine
-    import psycopg
-    from psycopg import sql
-
-    assert mine.database_url is not None
-    with psycopg.connect(mine.database_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(mine.postgres_schema))
-        )
+def own(own_settings: Settings) -> Settings:
+    """A store of the test's own (tests/conftest.py): its read models, its lock."""
+    return own_settings
 
 
 def env_of(settings: Settings) -> dict[str, str]:

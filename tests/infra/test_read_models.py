@@ -10,11 +10,9 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -45,27 +43,8 @@ HIT, MISS = [9, 9], [3, 2]  # 2d10 faces against DEF 20: 11 and 10 damage hits, 
 
 
 @pytest.fixture
-def store_settings(settings: Settings) -> Iterator[Settings]:
-    """The backend's settings with a store of the test's own (PostgreSQL: a fresh schema,
-    dropped after), so the read models hold this test's encounters only."""
-    if settings.backend == "sqlite":
-        yield settings
-        return
-    own = replace(settings, postgres_schema=f"{settings.postgres_schema}_{uuid.uuid4().hex[:8]}")
-    yield own
-    import psycopg
-    from psycopg import sql
-
-    assert own.database_url is not None
-    with psycopg.connect(own.database_url, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(own.postgres_schema))
-        )
-
-
-@pytest.fixture
-def store(store_settings: Settings) -> Iterator[ReadModelsStore]:
-    s = ReadModelsStore(store_settings)
+def store(own_settings: Settings) -> Iterator[ReadModelsStore]:
+    s = ReadModelsStore(own_settings)
     yield s
     s.close()
 
@@ -142,9 +121,9 @@ class Duel:
 
 
 def test_given_fights_played_while_the_runner_follows_when_a_hit_is_voided_and_restored_then_the_rows_follow(  # noqa: E501
-    store_settings: Settings, store: ReadModelsStore
+    own_settings: Settings, store: ReadModelsStore
 ) -> None:
-    with Fraylog(store_settings) as fraylog, runner(store_settings, poll_seconds=0.02) as r:
+    with Fraylog(own_settings) as fraylog, runner(own_settings, poll_seconds=0.02) as r:
         duel = Duel(fraylog)
         first = duel.attack(HIT)
         duel.end_round()
@@ -186,7 +165,7 @@ def test_given_fights_played_while_the_runner_follows_when_a_hit_is_voided_and_r
         served.attack(None)
         fraylog.execute(served.id, c.EndEncounter())
         # Wits: seeded dice, defenses rolled by the defender, damage dice by the attacker
-        demo_wits.play(store_settings, demo_wits.SEED, 3)
+        demo_wits.play(own_settings, demo_wits.SEED, 3)
         wits = next(
             e for e in fraylog.list_encounters(limit=10**6) if e["name"] == "Ford of the Jotans"
         )
@@ -213,22 +192,22 @@ def test_given_fights_played_while_the_runner_follows_when_a_hit_is_voided_and_r
 
 
 def test_given_projected_fights_when_rebuilt_then_the_rows_are_the_same(
-    store_settings: Settings, store: ReadModelsStore
+    own_settings: Settings, store: ReadModelsStore
 ) -> None:
-    with Fraylog(store_settings) as fraylog:
+    with Fraylog(own_settings) as fraylog:
         duel = Duel(fraylog)
         hit = duel.attack(HIT)
         duel.end_round()
         duel.attack(MISS)
         duel.void(hit[0].originator_version)
-        demo_wits.play(store_settings, demo_wits.SEED, 2)
-        with runner(store_settings, poll_seconds=0.02) as r:
+        demo_wits.play(own_settings, demo_wits.SEED, 2)
+        with runner(own_settings, poll_seconds=0.02) as r:
             caught_up(r, fraylog)
         before = stored(store)
         assert before == folded(fraylog) and len(before[1]) == 6
         seen: list[tuple[int, int]] = []
         end = fraylog.recorder.max_notification_id()
-        events = rebuild(store_settings, lambda at, of: seen.append((at, of)), batch_size=7)
+        events = rebuild(own_settings, lambda at, of: seen.append((at, of)), batch_size=7)
         assert events == sum(len(e) for e in by_encounter(fraylog).values())
         assert seen[0] == (0, end) and seen[-1] == (end, end) and len(seen) > 3
         assert stored(store) == before and store.position() == end
@@ -270,12 +249,12 @@ def crash_at(datastore: Any, statement: int) -> None:
 
 
 def test_given_a_crash_at_any_statement_of_a_write_then_neither_its_rows_nor_its_tracking_are_kept(
-    store_settings: Settings, store: ReadModelsStore
+    own_settings: Settings, store: ReadModelsStore
 ) -> None:
-    with Fraylog(store_settings) as fraylog:
+    with Fraylog(own_settings) as fraylog:
         duel, other = Duel(fraylog), Duel(fraylog)
         duel.attack(HIT)
-        assert catch_up(store_settings) > 0
+        assert catch_up(own_settings) > 0
         before, position = stored(store), store.position()
         other.attack(HIT)  # its statistics added to
         duel.end_round()
@@ -284,7 +263,7 @@ def test_given_a_crash_at_any_statement_of_a_write_then_neither_its_rows_nor_its
         duel.resolve(MISS)  # the attack voided is to resolve again
         duel.end_round()
         duel.attack(HIT)
-        with projection(store_settings) as projected:
+        with projection(own_settings) as projected:
             source = projected.source
             page = source.recorder.select_notifications(
                 start=position, limit=100, inclusive_of_start=False
@@ -309,13 +288,13 @@ def test_given_a_crash_at_any_statement_of_a_write_then_neither_its_rows_nor_its
 
 
 def test_given_two_runners_racing_then_one_stops_on_an_event_already_tracked_and_none_counts_twice(
-    store_settings: Settings, store: ReadModelsStore
+    own_settings: Settings, store: ReadModelsStore
 ) -> None:
-    with Fraylog(store_settings) as fraylog:
+    with Fraylog(own_settings) as fraylog:
         duels = fighters(fraylog, 2)
         build_stream(fraylog, duels, chunks=2, rounds=10)
         with ExitStack() as both:
-            pair = [both.enter_context(runner(store_settings, poll_seconds=0.02)) for _ in "ab"]
+            pair = [both.enter_context(runner(own_settings, poll_seconds=0.02)) for _ in "ab"]
             deadline = time.monotonic() + 60
             while not any(r.is_interrupted.is_set() for r in pair):
                 assert time.monotonic() < deadline, "neither runner met the other's tracking"
@@ -428,7 +407,7 @@ def wait_for(
 
 
 def test_given_a_runner_killed_mid_stream_when_started_again_then_nothing_is_lost_or_counted_twice(
-    store_settings: Settings, store: ReadModelsStore, tmp_path: Path
+    own_settings: Settings, store: ReadModelsStore, tmp_path: Path
 ) -> None:
     log = tmp_path / "runner.log"
 
@@ -440,20 +419,20 @@ def test_given_a_runner_killed_mid_stream_when_started_again_then_nothing_is_los
         died_at = store.position() or 0
         assert start + (end - start) // 4 <= died_at < end, (start, died_at, end)
 
-    with Fraylog(store_settings) as fraylog:
+    with Fraylog(own_settings) as fraylog:
         duels = fighters(fraylog, 4)
         build_stream(fraylog, duels, chunks=12, rounds=10)
         end = fraylog.recorder.max_notification_id()
         assert end > 3000
 
         # killed while catching up on the backlog, a batch per transaction
-        kill_past(start_runner(store_settings, log), 0, end)
+        kill_past(start_runner(own_settings, log), 0, end)
         assert stored(store) != folded(fraylog)
 
         # killed while following new events (the library's runner, a transaction per
         # event), three times, each after a restart that caught up first
         for _ in range(3):
-            following = start_runner(store_settings, log)
+            following = start_runner(own_settings, log)
             wait_for(lambda: store.position() == end, following, log)  # noqa: B023
             start = end
             build_stream(fraylog, duels, chunks=2, rounds=10)
@@ -474,7 +453,7 @@ def test_given_a_runner_killed_mid_stream_when_started_again_then_nothing_is_los
         duels[1].void(early)
         end = fraylog.recorder.max_notification_id()
 
-        last = start_runner(store_settings, log)
+        last = start_runner(own_settings, log)
         wait_for(lambda: store.position() == end, last, log)
         stopped(last, log)
         assert stored(store) == folded(fraylog)
@@ -484,14 +463,14 @@ def test_given_a_runner_killed_mid_stream_when_started_again_then_nothing_is_los
 
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.1, 0.3])
 def test_given_a_runner_stopped_while_it_starts_to_follow_then_it_exits_cleanly(
-    store_settings: Settings, store: ReadModelsStore, tmp_path: Path, delay: float
+    own_settings: Settings, store: ReadModelsStore, tmp_path: Path, delay: float
 ) -> None:
     """SIGTERM at any moment of the start (the backlog done, the follower being built, its
     threads starting) stops the runner: a stop never leaves a thread that keeps it alive."""
     log = tmp_path / "runner.log"
-    with Fraylog(store_settings) as fraylog:
+    with Fraylog(own_settings) as fraylog:
         build_stream(fraylog, fighters(fraylog, 1), chunks=1, rounds=2)
-    process = start_runner(store_settings, log)
+    process = start_runner(own_settings, log)
     wait_for(lambda: "caught up" in log.read_text(), process, log)
     time.sleep(delay)  # when the signal lands, not a measurement
     stopped(process, log)
@@ -541,17 +520,17 @@ def make_old_tables(settings: Settings, position: int) -> None:
 
 
 def test_given_read_models_of_an_older_shape_when_opened_then_they_are_projected_again(
-    store_settings: Settings, store: ReadModelsStore, caplog: pytest.LogCaptureFixture
+    own_settings: Settings, store: ReadModelsStore, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with Fraylog(store_settings) as fraylog:
+    with Fraylog(own_settings) as fraylog:
         duel = Duel(fraylog)
         hit = duel.attack(HIT)
         duel.void(hit[0].originator_version)
         end = fraylog.recorder.max_notification_id()
-        make_old_tables(store_settings, end)  # as if all was projected, in the old columns
+        make_old_tables(own_settings, end)  # as if all was projected, in the old columns
         assert store.position() == end
         with caplog.at_level("WARNING", logger="fraylog.read_models"):
-            projected = catch_up(store_settings)
+            projected = catch_up(own_settings)
         assert projected == end  # every event again, from the first
         said = [r.getMessage() for r in caplog.records if r.name == "fraylog.read_models"]
         assert len(said) == 1 and "fraylog_combatant_stats.criticals" in said[0], said
@@ -560,5 +539,5 @@ def test_given_read_models_of_an_older_shape_when_opened_then_they_are_projected
         assert duel.stats(store)["A"]["voided"] == 1
         caplog.clear()
         with caplog.at_level("WARNING", logger="fraylog.read_models"):
-            assert catch_up(store_settings) == 0  # the new shape is kept
+            assert catch_up(own_settings) == 0  # the new shape is kept
         assert not [r for r in caplog.records if r.name == "fraylog.read_models"]
