@@ -138,7 +138,7 @@ class Accounts(SideTables):
 
     # -- the encounters an account owns -------------------------------------------
     def claim(
-        self, account: Account, encounter_id: UUID, name: str, ruleset: str
+        self, account: Account, encounter_id: UUID, name: str, ruleset: str, created_at: str
     ) -> Callable[[Callable[..., list[tuple[Any, ...]]]], None]:
         """The write that makes `account` own a new encounter, within its cap, to run in the
         transaction that records the encounter's first events (infra.idempotency's ALSO):
@@ -167,7 +167,7 @@ class Accounts(SideTables):
                     name,
                     name.casefold(),  # any case, any script: SQLite's LOWER knows ASCII only
                     ruleset,
-                    datetime.now(UTC).isoformat(),
+                    created_at,  # its first event's time
                 ),
             )
 

@@ -127,7 +127,8 @@ class Fraylog(Application[UUID]):
             encounter_id=encounter_id,
             dice_commitment=commitment,
         )
-        claim = account and self.accounts.claim(account, encounter_id, name, ruleset)
+        created_at = encounter.pending_events[0].timestamp.isoformat()
+        claim = account and self.accounts.claim(account, encounter_id, name, ruleset, created_at)
         return self._save(encounter, also=claim)
 
     def add_combatant(
@@ -261,7 +262,8 @@ class Fraylog(Application[UUID]):
             history, at, name, fork_id, lambda: self.secrets.commit(fork_id), actor
         )
         owner = self.accounts.owner_of(str(encounter_id))
-        claim = owner and self.accounts.claim(owner, fork_id, name, history[0].ruleset)
+        created_at = fork.pending_events[0].timestamp.isoformat()
+        claim = owner and self.accounts.claim(owner, fork_id, name, history[0].ruleset, created_at)
         return self._save(fork, also=claim)
 
     def close(self) -> None:

@@ -75,6 +75,8 @@ def test_given_three_fights_when_the_account_lists_them_then_newest_activity_fir
     # before the read models ran: listed by creation, the lag says what they miss
     before = listed(client, key)
     assert names(before) == ["Tower", "Crypt", "Bridge"]
+    view = client.get(f"/encounters/{first}", headers=key, auth=None).json()
+    assert before["encounters"][-1]["created_at"] == view["created_at"]  # its first event's
     assert before["read_models"]["behind"] > 0
     assert before["encounters"][0]["events"] is None
     # given the first fight is played on, when the read models catch up
