@@ -31,7 +31,7 @@ from infra.sidetables import SideTables
 ACCOUNTS = "fraylog_accounts"
 OWNED = "fraylog_account_encounters"
 KEY_PREFIX = "fl_account_"
-ACCOUNT_CACHE_SECONDS = 5.0  # as long as a token's grant: a key is never revoked sooner
+ACCOUNT_CACHE_SECONDS = 5.0  # an account key is never revoked: what it opens is kept this long
 # the encounter list's columns when the read models were never made on this store
 NOTHING_PROJECTED = (
     "(SELECT NULL AS encounter_id, NULL AS status, NULL AS round, NULL AS last_activity, "
