@@ -316,6 +316,11 @@ class LogLine(BaseModel):
 
 class NarrativeLog(BaseModel):
     lines: list[LogLine]
+    next_after: int | None = Field(
+        default=None,
+        description="A page (`after`, `limit`) with more lines after it: ask again with "
+        "after=next_after. Null on the last page and on the whole log.",
+    )
 
 
 class ForkCreate(BaseModel):

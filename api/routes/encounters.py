@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
+from pydantic import TypeAdapter
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
@@ -22,6 +23,7 @@ from api.deps import (
     token_grant,
 )
 from api.deps import account as account_dep
+from api.etag import NOT_MODIFIED, answer, json_bytes
 from api.routes import commands, reads, record, roster, statistics, stream, tokens
 from api.routes.common import ERRORS, created, player_sight
 from api.routes.links import COMBATANT_LINKS, ENCOUNTER_LINKS
@@ -134,7 +136,7 @@ async def list_encounters(
 @router.get(
     "/{encounter_id}",
     response_model=s.EncounterPublic,
-    responses=ERRORS,
+    responses={**ERRORS, **NOT_MODIFIED},
     response_model_by_alias=True,
     operation_id="get_encounter",
 )
@@ -142,15 +144,21 @@ async def get_encounter(
     encounter_id: UUID,
     fraylog: FraylogDep,
     grant: ReaderDep,
+    request: Request,
     version: Annotated[
         int | None, Query(ge=1, le=MAX_POSITION, description="The view after event N.")
     ] = None,
-) -> dict[str, Any]:
+) -> Response:
     """The encounter view, now or as it was after event `version` (a player's token: without
-    what the GM keeps from the players, docs/visibility.md)."""
+    what the GM keeps from the players, docs/visibility.md). Its `ETag` is the answer's
+    hash: `If-None-Match` holding it is answered `304 Not Modified`."""
     state = await run_in_threadpool(fraylog.state, encounter_id, version)
     sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
-    return view_for_player(encounter_view(state), sight)
+    view = view_for_player(encounter_view(state), sight)
+    return answer(request, json_bytes(_VIEW, view))
+
+
+_VIEW: TypeAdapter[Any] = TypeAdapter(s.EncounterPublic)
 
 
 @router.post(

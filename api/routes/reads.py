@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import TypeAdapter
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
 from api.deps import FraylogDep, ReaderDep, log_lang
+from api.etag import NOT_MODIFIED, answer, json_bytes
 from api.routes.common import ERRORS, After, Until, player_sight
 from api.schemas import MAX_POSITION
 from domain.corrections import voided_by
@@ -87,31 +89,78 @@ async def get_events(
     )
 
 
+_LOG: TypeAdapter[s.NarrativeLog] = TypeAdapter(s.NarrativeLog)
+
+
+def _log_lines(
+    events: list[Any], lang: Lang, sight: Sight | None, after: int, end: int | None
+) -> list[dict[str, Any]]:
+    """The lines of the events after `after` up to `end` (None: to the last), each told from
+    the state before it (so from the first event on), marked voided by any correction of
+    `events`, without the events a player may not read."""
+    told = events if end is None else [e for e in events if e.originator_version <= end]
+    page = [e for e in told if e.originator_version > after]
+    kept = {r["position"] for r in for_player(map(record_of, page), sight) if "type" in r}
+    voided = voided_by(events)
+    return [
+        {**line, "voided_by": voided.get(line["position"])}
+        for line in narrative(told, lang, sight)
+        if line["position"] in kept
+    ]
+
+
 @router.get(
-    "/{encounter_id}/log", response_model=s.NarrativeLog, responses=ERRORS, operation_id="get_log"
+    "/{encounter_id}/log",
+    response_model=s.NarrativeLog,
+    responses={**ERRORS, **NOT_MODIFIED},
+    operation_id="get_log",
 )
 async def get_log(
     encounter_id: UUID,
     fraylog: FraylogDep,
     grant: ReaderDep,
-    response: Response,
+    request: Request,
     lang: Annotated[Lang, Depends(log_lang)],
     until: Until = None,
-) -> dict[str, Any]:
-    """The narrative log: one readable line per event, voided ones marked.
+    after: Annotated[
+        int | None,
+        Query(
+            ge=0,
+            le=MAX_POSITION,
+            description="A page: the lines of the events after position N (default 0 when "
+            "`limit` is given).",
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=10_000,
+            description="A page: lines of this many events at most (default and cap: the "
+            "page size).",
+        ),
+    ] = None,
+) -> Response:
+    """The narrative log: one readable line per event, voided ones marked; the whole log, or
+    a page of it with `after` and `limit` (`next_after`: ask again from there).
 
     `lang=es` writes the lines in Spanish, in the PHANTÄSIA book's terms (PV, PM, narrador,
     ronda, turno), with `Content-Language: es`; it is offered for PHANTÄSIA encounters only
     (any other: 422, rule `LANG`, field `lang`). An event without a Spanish line yet keeps
-    its English one."""
+    its English one. Its `ETag` is the answer's hash: `If-None-Match` holding it is
+    answered `304 Not Modified`."""
     events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
     check_lang(lang, events[0].ruleset)
-    if lang == "es":
-        response.headers["Content-Language"] = "es"
+    headers = {"Content-Language": "es"} if lang == "es" else {}
     sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
-    kept = {r["position"] for r in for_player(map(record_of, events), sight) if "type" in r}
-    lines = narrative(events, lang, sight)
-    return {"lines": [line for line in lines if line["position"] in kept]}
+    end: int | None = None
+    if after is not None or limit is not None:
+        size = min(limit or fraylog.settings.page_size, fraylog.settings.page_size)
+        end = (after or 0) + size
+    lines = await run_in_threadpool(_log_lines, events, lang, sight, after or 0, end)
+    last = events[-1].originator_version
+    log = {"lines": lines, "next_after": end if end is not None and end < last else None}
+    return answer(request, json_bytes(_LOG, log), headers)
 
 
 @router.get(
