@@ -90,8 +90,14 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
             CORSMiddleware,
             allow_origins=list(fraylog.settings.cors_origins),
             allow_methods=["GET", "POST", "DELETE"],
-            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
-            expose_headers=["Idempotent-Replayed", "Retry-After"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Idempotency-Key",
+                "If-None-Match",
+                "Last-Event-ID",
+            ],
+            expose_headers=["ETag", "Idempotent-Replayed", "Retry-After"],
         )
     problems.install(app)
     app.include_router(encounters.router)

@@ -18,6 +18,7 @@ from api import schemas as s
 from api.etag import etag_of
 from api.main import create_app
 from infra.app import Fraylog
+from infra.settings import Settings
 from projections.view import encounter_view
 from tests.api.test_lang import novus_table
 from tests.builders import add_combatant, command, new_encounter
@@ -260,3 +261,26 @@ def test_given_a_page_of_a_player_then_the_hidden_combatants_lines_are_left_out(
     pages = _pages(client, eid, player, limit=1)
     assert [line for p in pages for line in p["lines"]] == whole["lines"]
     assert [] in [p["lines"] for p in pages]  # the hidden one's page: no line, and more after
+
+
+def test_given_cors_when_a_browser_revalidates_a_view_then_it_may_send_and_read_the_tag(
+    tmp_path: Any,
+) -> None:
+    settings = Settings(sqlite_path=str(tmp_path / "c.db"), cors_origins=("https://t.example",))
+    with TestClient(create_app(settings)) as browser:
+        browser.auth = TokenJar()
+        eid = new_encounter(browser)
+        origin = {"Origin": "https://t.example"}
+        asked = browser.options(
+            f"/encounters/{eid}",
+            headers={
+                **origin,
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization,if-none-match",
+            },
+        )
+        assert asked.status_code == 200, asked.text
+        assert "if-none-match" in asked.headers["access-control-allow-headers"].lower()
+        read = browser.get(f"/encounters/{eid}", headers=origin)
+        exposed = read.headers["access-control-expose-headers"].lower().replace(" ", "")
+        assert "etag" in exposed.split(",") and read.headers["etag"]
