@@ -185,6 +185,7 @@ async function showAccount(newKey = null) {
   $("new-key").hidden = !newKey;
   $("key-text").textContent = newKey || "";
   await showFights();
+  if (newKey) $("new-key").scrollIntoView({ block: "center" });  // the one time it is shown
 }
 
 function refused(e) {
