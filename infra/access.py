@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -92,35 +91,12 @@ class AccessStore(SideTables):
             "encounter_id TEXT NOT NULL, role TEXT NOT NULL, combatants TEXT NOT NULL, "
             "label TEXT NOT NULL, created_at TEXT NOT NULL, expires_at TEXT)"
         )
-        self._add_expiry()
+        self.add_columns(TOKENS, "expires_at TEXT")  # a table from before tokens could expire
         self.execute(
             f"CREATE INDEX IF NOT EXISTS fraylog_tokens_by_encounter ON {tokens} "
             "(encounter_id, created_at)"
         )
         self.tickets = StreamTickets(self, lambda: self.clock())
-
-    def _add_expiry(self) -> None:
-        """A table made before tokens could expire gains `expires_at` (its tokens never do)."""
-        if self.settings.database_url:
-            schema = self.settings.postgres_schema
-            found = self.execute(
-                "SELECT 1 FROM information_schema.columns WHERE table_name = ? AND "
-                "column_name = 'expires_at' AND table_schema = COALESCE(NULLIF(?, ''), "
-                "current_schema())",
-                (TOKENS, schema),
-            )
-            if not found:
-                self.execute(
-                    f"ALTER TABLE {self.table(TOKENS)} ADD COLUMN IF NOT EXISTS expires_at TEXT"
-                )
-            return
-        columns = {row[1] for row in self.execute(f"PRAGMA table_info({TOKENS})")}
-        if "expires_at" not in columns:
-            try:
-                self.execute(f"ALTER TABLE {TOKENS} ADD COLUMN expires_at TEXT")
-            except sqlite3.OperationalError as e:  # another process added it first
-                if "duplicate column" not in str(e):
-                    raise
 
     def _now(self) -> str:
         return iso(self.clock())

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -210,35 +209,15 @@ class IdempotencyKeys(SideTables):
             "recorded_to INTEGER, marks_recording INTEGER NOT NULL DEFAULT 0, "
             "PRIMARY KEY (encounter_id, key))"
         )
-        self._add_marks(table)
-        self.execute(f"CREATE INDEX IF NOT EXISTS {KEYS}_created ON {table} (created_at)")
-
-    def _add_marks(self, table: str) -> None:
-        """A table made before keys were marked gets the columns; its rows keep
-        `marks_recording` 0 (a lapsed one of them is not known to be unrecorded)."""
-        from psycopg.errors import UndefinedColumn
-
-        try:
-            self.execute(f"SELECT recorded_from, recorded_to, marks_recording FROM {table} LIMIT 0")
-            return
-        except (sqlite3.OperationalError, UndefinedColumn):
-            pass
-        for column in (
+        # a table made before keys were marked gets the columns; its rows keep
+        # `marks_recording` 0 (a lapsed one of them is not known to be unrecorded)
+        self.add_columns(
+            KEYS,
             "recorded_from INTEGER",
             "recorded_to INTEGER",
             "marks_recording INTEGER NOT NULL DEFAULT 0",
-        ):
-            self._add_column(table, column)
-
-    def _add_column(self, table: str, column: str) -> None:
-        if self._sqlite is None:
-            self.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column}")
-            return
-        try:
-            self.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
-        except sqlite3.OperationalError as e:  # another process added it first
-            if "duplicate column" not in str(e):
-                raise
+        )
+        self.execute(f"CREATE INDEX IF NOT EXISTS {KEYS}_created ON {table} (created_at)")
 
     def mark(self, encounter_id: UUID, key: str, lease: str) -> Mark:
         """What to pass to Fraylog.execute so its transaction marks the key as recorded."""

@@ -42,6 +42,28 @@ class SideTables:
             cur = conn.execute(sql.replace("?", "%s"), params)
             return cur.fetchall() if cur.description else []
 
+    def add_columns(self, name: str, *columns: str) -> None:
+        """Give table `name`, made by an older fraylog, the `columns` it lacks (each written
+        `column TYPE …`); its rows take their defaults. Safe when several processes start at
+        once: a column another added first is kept."""
+        from psycopg.errors import UndefinedColumn
+
+        table = self.table(name)
+        for column in columns:
+            try:  # already there: no ALTER, no lock
+                self.execute(f"SELECT {column.split()[0]} FROM {table} LIMIT 0")
+                continue
+            except (sqlite3.OperationalError, UndefinedColumn):
+                pass
+            if self._sqlite is None:
+                self.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column}")
+                continue
+            try:
+                self.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+            except sqlite3.OperationalError as e:  # another process added it first
+                if "duplicate column" not in str(e):
+                    raise
+
     @contextmanager
     def transaction(self) -> Iterator[Callable[..., list[tuple[Any, ...]]]]:
         """Statements run as one transaction, holding the database's write lock from the
