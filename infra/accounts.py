@@ -24,7 +24,7 @@ from psycopg.errors import UndefinedTable
 
 from domain.errors import DomainError
 from infra.access import token_hash
-from infra.read_model_views import ENCOUNTERS, TRACKING
+from infra.read_model_views import ENCOUNTERS
 from infra.settings import Settings
 from infra.sidetables import SideTables
 
@@ -250,16 +250,3 @@ class Accounts(SideTables):
                 raise
             rows = listed(NOTHING_PROJECTED)  # no runner has run on this store yet
         return [dict(zip(LIST_COLUMNS, row, strict=True)) for row in rows]
-
-    def projected(self) -> int | None:
-        """The last notification the read models have projected (None: never ran here)."""
-        try:
-            rows = self.execute(
-                f"SELECT notification_id FROM {self.table(TRACKING)} WHERE application_name = ?",
-                ("fraylog",),
-            )
-        except (sqlite3.OperationalError, UndefinedTable) as missing:
-            if TRACKING not in str(missing):
-                raise
-            return None
-        return rows[0][0] if rows else None

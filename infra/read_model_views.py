@@ -11,6 +11,7 @@ rebuild can drop it without touching any other projection's.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.errors import UndefinedTable
 from psycopg.sql import SQL
 
 from projections.read_models import (
@@ -207,3 +209,18 @@ class PostgresReadModelsView(_ViewSQL, PostgresTrackingRecorder):
             (self.datastore.schema or "public", table),
         )
         return {row["name"] for row in cursor.fetchall()}
+
+
+def projected(tables: Any, tracking: str = TRACKING) -> int | None:
+    """The last notification of the `fraylog` application the read models hold, read with
+    `tables` (an infra.sidetables.SideTables); None when they never projected on this
+    store (no tracking table, or no row)."""
+    try:
+        rows = tables.execute(
+            f"SELECT notification_id FROM {tables.table(tracking)} WHERE application_name = ?",
+            ("fraylog",),
+        )
+    except (sqlite3.OperationalError, UndefinedTable):
+        return None
+    return rows[0][0] if rows else None
+

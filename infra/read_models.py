@@ -44,6 +44,7 @@ from infra.read_model_views import (
     TRACKING,
     PostgresReadModelsView,
     SQLiteReadModelsView,
+    projected,
 )
 from infra.runner_lock import RunnerLock, running_query
 from infra.settings import Settings
@@ -239,12 +240,7 @@ class ReadModelsStore:
 
     def position(self, tracking: str = TRACKING) -> int | None:
         """The last notification projected (None before the first)."""
-        rows = self._rows(
-            f"SELECT notification_id FROM {self._tables.table(tracking)} "
-            "WHERE application_name = ?",
-            (Fraylog.name,),
-        )
-        return rows[0][0] if rows else None
+        return projected(self._tables, tracking)
 
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """The rows, or none when the table is not made yet."""

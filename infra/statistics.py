@@ -14,8 +14,8 @@ from typing import Any
 
 from psycopg.errors import UndefinedColumn, UndefinedTable
 
-from infra.app import Fraylog
-from infra.read_model_views import ENCOUNTERS, STATS, TRACKING
+from infra.read_model_views import ENCOUNTERS, STATS
+from infra.read_model_views import projected as read_models_position
 from infra.sidetables import SideTables
 from projections.read_models import CORRECTION_COLUMNS, COUNTERS, ROLL_KINDS, STATS_COLUMNS
 
@@ -44,11 +44,8 @@ def shown(counts: dict[str, Any]) -> dict[str, Any]:
 
 def read(tables: SideTables, encounter_id: str, recorded: int) -> dict[str, Any]:
     """The statistics of an encounter whose latest position is `recorded` (its events)."""
+    position = read_models_position(tables)
     try:
-        position = tables.execute(
-            f"SELECT notification_id FROM {tables.table(TRACKING)} WHERE application_name = ?",
-            (Fraylog.name,),
-        )
         encounter = tables.execute(
             f"SELECT events, {', '.join(CORRECTION_COLUMNS)} FROM {tables.table(ENCOUNTERS)} "
             "WHERE encounter_id = ?",
@@ -60,7 +57,7 @@ def read(tables: SideTables, encounter_id: str, recorded: int) -> dict[str, Any]
             (encounter_id,),
         )
     except NOT_YET:  # never projected here, or tables of an older shape not rebuilt yet
-        position, encounter, rows = [], [], []
+        encounter, rows = [], []
     combatants = [dict(zip(STATS_COLUMNS, r, strict=True)) for r in rows]
     projected, voided, corrections = encounter[0] if encounter else (0, 0, 0)
     totals = {c: sum(r[c] for r in combatants) for c in COUNTERS}
@@ -72,7 +69,7 @@ def read(tables: SideTables, encounter_id: str, recorded: int) -> dict[str, Any]
             {"combatant_id": r["combatant_id"], "name": r["name"], "side": r["side"], **shown(r)}
             for r in combatants
         ],
-        "position": position[0][0] if position else None,
+        "position": position,
         "lag": {
             "projected": projected,
             "recorded": recorded,

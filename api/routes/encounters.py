@@ -36,6 +36,7 @@ from infra.accounts import Account, is_account_key
 from infra.app import Fraylog
 from infra.cursors import after as page_after
 from infra.cursors import cursor
+from infra.read_model_views import projected as read_models_position
 from projections.view import combatant_view_of, encounter_view
 from projections.visibility import view_for_player
 
@@ -76,7 +77,7 @@ def _listed(
     rows = fraylog.accounts.owned(
         account, limit=limit + 1, after=page_after(after) if after else None, **filters
     )
-    projected = fraylog.accounts.projected()
+    projected = read_models_position(fraylog.read_tables)
     latest = fraylog.recorder.max_notification_id() or 0
     return {
         "encounters": rows[:limit],
