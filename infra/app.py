@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
@@ -25,10 +25,12 @@ from infra.accounts import Account, Accounts
 from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
+from infra.group_commit import GroupCommit, Turns
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
 from infra.sidetables import SideTables
+from infra.sqlite_tuning import set_synchronous
 from projections.audit import NO_CHECKPOINT, verification
 from projections.export import records
 from projections.visibility import Sight, departed, for_player, sight_of
@@ -89,12 +91,16 @@ class Fraylog(Application[UUID]):
             ensure_schema(self.settings)
         # its recorder marks an Idempotency-Key in the transaction of its command's events
         super().__init__(env={**self.settings.eventsourcing_env(), **recorder_env(self.settings)})
+        if self.settings.backend == "sqlite":
+            set_synchronous(self.recorder.datastore.pool, self.settings.sqlite_synchronous)  # type: ignore[attr-defined]
         self.secrets = SecretStore(self.settings)
         self.access = AccessStore(self.settings)
         self.keys = IdempotencyKeys(self.settings)
         self.accounts = Accounts(self.settings)
         self.read_tables = SideTables(self.settings)  # the read models', for the API's reads
         self.checkpoints = Checkpoints(self.settings)
+        self.commits = GroupCommit(self._record_together, self.settings.commit_group_size)
+        self.turns = Turns()  # one write at a time per encounter in this process
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
 
@@ -147,6 +153,33 @@ class Fraylog(Application[UUID]):
     ) -> tuple[str, Recorded]:
         """Add a combatant; `then(him)`: the GM's commands run on him in the same save (the
         lasting state a roster copy starts with, infra.campaigns), rolling no dice."""
+        with self.turns.of(encounter_id):
+            return self._add_combatant(
+                encounter_id,
+                name,
+                side,
+                stats,
+                expected_version,
+                actor,
+                hidden,
+                until_acting,
+                health,
+                then,
+            )
+
+    def _add_combatant(
+        self,
+        encounter_id: UUID,
+        name: str,
+        side: str,
+        stats: dict[str, Any],
+        expected_version: int | None,
+        actor: str,
+        hidden: bool,
+        until_acting: bool,
+        health: str | None,
+        then: Callable[[Any], list[Any]] | None,
+    ) -> tuple[str, Recorded]:
         encounter = self._load(encounter_id, expected_version)
         if len(encounter.state.combatants) >= self.settings.max_combatants:
             raise DomainError(
@@ -177,7 +210,23 @@ class Fraylog(Application[UUID]):
         A command that needs a face the table has not given yet records nothing and raises
         DiceNeeded, with `so_far` the events the faces given decided (unstored) and
         `before` the state they follow. A `preview` runs the command on a copy and saves
-        nothing: it draws no server die (it stops at the first, like at a missing face)."""
+        nothing: it draws no server die (it stops at the first, like at a missing face).
+
+        Commands on one encounter take turns in this process (infra.group_commit.Turns):
+        each is decided on what the one before it recorded."""
+        if preview:
+            return self._execute(encounter_id, command, grant, True, None)
+        with self.turns.of(encounter_id):
+            return self._execute(encounter_id, command, grant, False, idempotency)
+
+    def _execute(
+        self,
+        encounter_id: UUID,
+        command: Any,
+        grant: Grant | None,
+        preview: bool,
+        idempotency: Mark | None,
+    ) -> Recorded:
         encounter = self._load(encounter_id, command.expected_version)
         state = encounter.state
         before = state.version
@@ -312,18 +361,36 @@ class Fraylog(Application[UUID]):
         """Save the pending events; with them, in one transaction, `idempotency`'s mark and
         `also`, a write of fraylog's own (an account's claim on a new encounter)."""
         pending = list(encounter.pending_events)
-        try:
-            self.save(encounter, **{MARK: idempotency, ALSO: also})
+        saving: ProcessingEvent[UUID] = ProcessingEvent()
+        saving.collect_events(encounter, **{MARK: idempotency, ALSO: also})
+        try:  # with the saves of other commands that wait for the store (infra.group_commit)
+            self.commits.commit(saving)
         except IntegrityError:  # the cache holds copies: it is fast-forwarded on the next load
             raise Conflict(
                 "VERSION",
                 "another command was recorded on this encounter first; reload and try again",
             ) from None
+        self._take_snapshots(saving)
         if any(isinstance(e, CHECKPOINTED) for e in pending):
             self._sign_after(encounter)
         for listener in self.listeners:
             listener(str(encounter.id))
         return Recorded(pending, encounter.state)
+
+    def _record_together(self, savings: Sequence[ProcessingEvent[UUID]]) -> None:
+        """Record the events of several saves in one transaction, each with its own key's
+        mark and its own write (the recorders of infra.idempotency take them as lists)."""
+        together: ProcessingEvent[UUID] = ProcessingEvent()
+        marks: list[Mark] = []
+        writes: list[Also] = []
+        for saving in savings:
+            together.events += saving.events
+            together.aggregates.update(saving.aggregates)
+            mark, also = saving.saved_kwargs.get(MARK), saving.saved_kwargs.get(ALSO)
+            marks += [mark] if mark is not None else []
+            writes += [also] if also is not None else []
+        together.saved_kwargs = {MARK: marks, ALSO: writes}
+        self._record(together)
 
     def _sign_after(self, encounter: Encounter) -> None:
         """A round's end, or the encounter's, is checkpointed once recorded. The events are
@@ -375,6 +442,10 @@ class Fraylog(Application[UUID]):
                 self._rulesets.clear()
             self._rulesets[encounter_id] = known
         return known
+
+    def known_ruleset(self, encounter_id: UUID) -> str | None:
+        """The rule book's name if this process has read it already (no I/O), else None."""
+        return self._rulesets.get(encounter_id)
 
     def command(self, encounter_id: UUID, body: Any) -> Any:
         """A command's body parsed by the encounter's rule book: the core's commands and its

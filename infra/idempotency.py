@@ -72,7 +72,10 @@ class Mark:
         ).replace("?", placeholder)
 
     def params(self, stored_events: Sequence[StoredEvent]) -> tuple[Any, ...]:
-        positions = [s.originator_version for s in stored_events]
+        """Its command's first and last positions: of its encounter's events among those
+        recorded (a group commit records other encounters' with them)."""
+        mine = str(self.encounter_id)
+        positions = [s.originator_version for s in stored_events if str(s.originator_id) == mine]
         return (min(positions), max(positions), str(self.encounter_id), self.key, self.lease)
 
     def taken_over(self) -> IdempotencyConflict:
@@ -84,6 +87,13 @@ class Mark:
         )
 
 
+def listed(given: Any) -> list[Any]:
+    """The marks (or writes) a save passes: one, several (a group commit's), or none."""
+    if given is None:
+        return []
+    return list(given) if isinstance(given, list | tuple) else [given]
+
+
 class MarkingSQLiteRecorder(SQLiteApplicationRecorder):
     """SQLite: a command's events and its key's mark in one transaction (no mark: nothing)."""
 
@@ -91,18 +101,18 @@ class MarkingSQLiteRecorder(SQLiteApplicationRecorder):
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         returning = super()._insert_events(c, stored_events, **kwargs)
-        mark: Mark | None = kwargs.get(MARK)
-        if mark is not None and stored_events:
+        if not stored_events:
+            return returning
+        for mark in listed(kwargs.get(MARK)):
             c.execute(mark.statement("?"), mark.params(stored_events))
             if not c.fetchall():  # the lease lapsed and was taken: roll it all back
                 raise mark.taken_over()
-        also: Also | None = kwargs.get(ALSO)
-        if also is not None and stored_events:
 
-            def run(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-                c.execute(sql, params)
-                return c.fetchall()
+        def run(sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+            c.execute(sql, params)
+            return c.fetchall()
 
+        for also in listed(kwargs.get(ALSO)):
             also(run)  # an exception rolls the events back too
         return returning
 
@@ -115,11 +125,11 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> None:
         super()._insert_events(curs, stored_events, **kwargs)
-        mark: Mark | None = kwargs.get(MARK)
-        if mark is not None and stored_events:
+        if not stored_events:
+            return
+        for mark in listed(kwargs.get(MARK)):
             self._mark(curs, stored_events, mark)
-        also: Also | None = kwargs.get(ALSO)
-        if also is not None and stored_events:
+        for also in listed(kwargs.get(ALSO)):
             self._also(curs, also)
 
     @staticmethod
@@ -142,17 +152,16 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        mark: Mark | None = kwargs.get(MARK)
-        also: Also | None = kwargs.get(ALSO)
-        if (mark is None and also is None) or not stored_events:
+        marks, writes = listed(kwargs.get(MARK)), listed(kwargs.get(ALSO))
+        if not (marks or writes) or not stored_events:
             return super().insert_events(stored_events, **kwargs)
         if not self.datastore.enable_db_functions:
             return super().insert_events(stored_events, **kwargs)
-        return self._insert_marked(stored_events, mark, also)
+        return self._insert_marked(stored_events, marks, writes)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def _insert_marked(
-        self, stored_events: Sequence[StoredEvent], mark: Mark | None, also: Also | None = None
+        self, stored_events: Sequence[StoredEvent], marks: list[Mark], writes: list[Also]
     ) -> list[int]:
         """The insert function's call (autocommit on its own), the mark and the write of
         fraylog's own, one transaction."""
@@ -166,11 +175,11 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
             for e in stored_events
         ]
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
-            if mark is not None:
+            for mark in marks:
                 self._mark(curs, stored_events, mark)
             curs.execute(self.sql_invoke_pg_function_insert_events, (events,), prepare=True)
             ids = [r[self.pg_function_name_insert_events] for r in curs.fetchall()]
-            if also is not None:
+            for also in writes:
                 self._also(curs, also)
             return ids
 

@@ -13,6 +13,7 @@ from domain.rulesystems import get_rule_system, register, rulesets
 
 BOOK_SPEC = r"[A-Za-z_][\w.]*:[A-Za-z_]\w*"  # module:Class of a RuleSystem
 RATE_SPEC = r"0|off|\d+/(second|minute|hour)"  # a rate limit (api/quotas.py)
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA")  # OFF is not offered: it may corrupt the store
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,13 @@ class Settings:
     cache_size: int = 1000
     pool_size: int = 5
     pg_db_functions: bool = False  # the PostgreSQL recorder's insert function (one round trip)
+    # saves that wait for the store commit together, at most this many a transaction
+    # (infra/group_commit.py); 1: each alone
+    commit_group_size: int = 64
+    # SQLite's PRAGMA synchronous (docs/performance.md): FULL syncs the log at every
+    # commit; NORMAL syncs it at checkpoints only (a power cut may lose the last commits,
+    # a killed process loses nothing)
+    sqlite_synchronous: str = "FULL"
     auth: bool = True  # bearer tokens on every encounter route; off only for local use
     worker_header: bool = False  # `Fraylog-Worker: <pid>` on every answer (tests, benches)
     cors_origins: tuple[str, ...] = ()
@@ -90,6 +98,8 @@ class Settings:
             pool_size=int(os.environ.get("FRAYLOG_POOL_SIZE", "5")),
             pg_db_functions=os.environ.get("FRAYLOG_PG_DB_FUNCTIONS", "")
             in ("1", "true", "yes", "y"),
+            commit_group_size=int(os.environ.get("FRAYLOG_COMMIT_GROUP_SIZE", "64")),
+            sqlite_synchronous=os.environ.get("FRAYLOG_SQLITE_SYNCHRONOUS", "FULL").upper(),
             idempotency_retention_hours=float(
                 os.environ.get("FRAYLOG_IDEMPOTENCY_RETENTION_HOURS", "24")
             ),
@@ -114,9 +124,14 @@ class Settings:
             "max_streams_per_token",
             "max_tokens_per_encounter",
             "page_size",
+            "commit_group_size",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"FRAYLOG_{name.upper()} must be 1 or more")
+        if self.sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise ValueError(
+                f"FRAYLOG_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}"
+            )
         if self.grant_cache_seconds < 0:
             raise ValueError("FRAYLOG_GRANT_CACHE_SECONDS must be 0 (no cache) or more")
         if self.heartbeat_seconds <= 0:

@@ -1,0 +1,131 @@
+"""Group commit: the saves that wait for the store are recorded together, in one transaction.
+
+A store takes one writer at a time (SQLite's lock, or the rows an encounter's next
+positions take on PostgreSQL), and a commit waits for the disk (fsync). A command that
+arrives while another commits would wait its turn, then pay its own fsync. Instead, the
+first save to find the store free commits everything waiting when it starts (leader and
+followers, as PostgreSQL's own commit does): while it commits, the next ones queue, and
+the next leader takes them all. One save alone commits at once, as before, on its own
+thread; nothing waits for a timer.
+
+What each save is promised stays its own: its events, its key's mark and its own write
+(`also`) commit together or not at all. When a batch cannot commit as a whole (two saves
+of one encounter decided on the same version, a mark taken over, an account's cap), the
+batch rolls back and each save is committed alone, so each gets its own answer: the one
+that broke the batch fails as it would have alone; the others commit. A save is answered
+only after its commit.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(eq=False)
+class Saving:
+    """One save waiting to be committed: what the store is given (`payload`), and, once
+    done, its error (None: committed)."""
+
+    payload: Any
+    done: bool = False
+    error: BaseException | None = None
+
+
+class GroupCommit:
+    """Commits saves together (`record(batch)`, one transaction), or each alone
+    (`record([one])`) when a batch fails; at most `most` a transaction."""
+
+    def __init__(self, record: Callable[[Sequence[Any]], None], most: int = 64) -> None:
+        self._record = record
+        self._most = max(1, most)
+        self._turn = threading.Condition()  # guards what follows; a commit ending wakes all
+        self._waiting: list[Saving] = []
+        self._committing = False  # a leader is in the store
+        self.batches = 0  # transactions that held more than one save (for `make bench`)
+        self.saved = 0  # saves that went in them
+
+    def commit(self, payload: Any) -> None:
+        """Record `payload` (with whatever waits with it); raises what its own commit
+        raised. Returns once it is committed."""
+        mine = Saving(payload)
+        with self._turn:
+            self._waiting.append(mine)
+            while not mine.done:
+                if self._committing:
+                    self._turn.wait()
+                    continue
+                self._committing = True  # this save leads: it takes all that wait
+                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+                self._turn.release()
+                try:
+                    self._commit(batch)
+                finally:
+                    self._turn.acquire()
+                    self._committing = False
+                    self._turn.notify_all()
+        if mine.error is not None:
+            raise mine.error
+
+    def _commit(self, batch: list[Saving]) -> None:
+        try:
+            self._record([s.payload for s in batch])
+        except BaseException as e:
+            if len(batch) == 1:
+                self._settle(batch[0], e)
+                return
+            for one in batch:  # the batch rolled back: each alone gets its own answer
+                try:
+                    self._record([one.payload])
+                except BaseException as alone:
+                    self._settle(one, alone)
+                else:
+                    self._settle(one, None)
+            return
+        if len(batch) > 1:
+            self.batches += 1
+            self.saved += len(batch)
+        for one in batch:
+            self._settle(one, None)
+
+    @staticmethod
+    def _settle(one: Saving, error: BaseException | None) -> None:
+        one.error = error
+        one.done = True
+
+
+class Turns:
+    """One write at a time per encounter in this process: a command waits for the one
+    before it on the same encounter to be committed, then loads what it recorded, rather
+    than deciding on the same version and losing the race with a 409 (which a group
+    commit, holding a save a little longer, would make more likely). Other encounters'
+    commands do not wait. Another process's write is still a 409, as before."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._held: dict[Any, tuple[threading.Lock, int]] = {}  # lock, its users
+
+    @contextmanager
+    def of(self, encounter_id: Any) -> Iterator[None]:
+        with self._guard:
+            lock, users = self._held.get(encounter_id, (None, 0))
+            lock = lock or threading.Lock()
+            self._held[encounter_id] = (lock, users + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                lock, users = self._held[encounter_id]
+                if users == 1:
+                    del self._held[encounter_id]
+                else:
+                    self._held[encounter_id] = (lock, users - 1)
+
+    def waiting(self, encounter_id: Any) -> int:
+        """How many writes hold or wait for this encounter's turn (for tests)."""
+        with self._guard:
+            return self._held.get(encounter_id, (None, 0))[1]

@@ -1,0 +1,262 @@
+"""Group commit: saves that wait for the store commit together, each keeping its own answer
+(infra/group_commit.py); on SQLite and PostgreSQL through Fraylog."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain import commands as c
+from domain.dice import ManualDice
+from infra.app import Conflict, Fraylog
+from infra.group_commit import GroupCommit
+from infra.idempotency import KEYS
+from infra.settings import Settings
+from tests.builders.novus import novus_stats
+
+
+class HeldStore:
+    """A `record` that holds its first transaction open until `release()`, so the saves
+    that arrive meanwhile queue behind it."""
+
+    def __init__(self, record: Callable[[Sequence[Any]], None]) -> None:
+        self.record = record
+        self.batches: list[list[Any]] = []
+        self.first = threading.Event()
+        self.go = threading.Event()
+
+    def __call__(self, batch: Sequence[Any]) -> None:
+        self.batches.append(list(batch))
+        if len(self.batches) == 1:
+            self.first.set()
+            assert self.go.wait(30)
+        self.record(batch)
+
+    def release(self) -> None:
+        self.go.set()
+
+
+def in_thread(run: Callable[[], Any]) -> tuple[threading.Thread, dict[str, Any]]:
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = run()
+        except BaseException as e:
+            outcome["error"] = e
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    return thread, outcome
+
+
+def waiting(commits: GroupCommit, n: int) -> None:
+    """Until `n` saves wait behind the one committing (no timing is asserted)."""
+    for _ in range(3000):
+        with commits._turn:
+            if len(commits._waiting) >= n:
+                return
+        threading.Event().wait(0.01)
+    raise AssertionError(f"{n} saves never queued")
+
+
+def refusing(bad: str) -> Callable[[Sequence[Any]], None]:
+    def record(batch: Sequence[Any]) -> None:
+        if bad in batch:
+            raise ValueError(f"{bad} breaks the transaction")
+
+    return record
+
+
+def test_given_a_commit_under_way_when_three_saves_arrive_then_they_commit_in_one_transaction():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store)
+    first, _ = in_thread(lambda: commits.commit("first"))
+    assert store.first.wait(30)
+    others = [in_thread(lambda x=x: commits.commit(x)) for x in "abc"]
+    waiting(commits, 3)
+
+    store.release()
+    for thread, _ in [(first, None), *others]:
+        thread.join(30)
+
+    assert store.batches[0] == ["first"]
+    assert sorted(store.batches[1]) == ["a", "b", "c"] and len(store.batches) == 2
+    assert all("error" not in outcome for _, outcome in others)
+    assert (commits.batches, commits.saved) == (1, 3)
+
+
+def test_given_a_batch_one_save_breaks_when_committed_then_only_that_save_fails():
+    store = HeldStore(refusing("bad"))
+    commits = GroupCommit(store)
+    first, _ = in_thread(lambda: commits.commit("first"))
+    assert store.first.wait(30)
+    others = {x: in_thread(lambda x=x: commits.commit(x)) for x in ("a", "bad", "c")}
+    waiting(commits, 3)
+
+    store.release()
+    first.join(30)
+    for thread, _ in others.values():
+        thread.join(30)
+
+    assert isinstance(others["bad"][1].get("error"), ValueError)
+    assert "error" not in others["a"][1] and "error" not in others["c"][1]
+    # the batch rolled back, then each was committed alone
+    assert sorted(store.batches[1]) == ["a", "bad", "c"]
+    assert sorted(map(tuple, store.batches[2:])) == [("a",), ("bad",), ("c",)]
+
+
+def test_given_a_batch_limit_when_more_saves_wait_then_each_transaction_holds_at_most_it():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store, most=2)
+    first, _ = in_thread(lambda: commits.commit("first"))
+    assert store.first.wait(30)
+    others = [in_thread(lambda x=x: commits.commit(x)) for x in "abcde"]
+    waiting(commits, 5)
+
+    store.release()
+    for thread, _ in [(first, None), *others]:
+        thread.join(30)
+
+    assert max(len(b) for b in store.batches) == 2
+    assert sorted(x for b in store.batches[1:] for x in b) == list("abcde")
+
+
+@pytest.fixture(params=[False, True], ids=["insert", "db_functions"])
+def keyed_store(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Fraylog]:
+    """The store; on PostgreSQL once more with the recorder's insert function, whose marks
+    are written around the function's call."""
+    if request.param and settings.backend != "postgres":
+        pytest.skip("FRAYLOG_PG_DB_FUNCTIONS is PostgreSQL's")
+    app = Fraylog(dataclasses.replace(settings, pg_db_functions=request.param))
+    yield app
+    app.close()
+
+
+def test_given_eight_tables_when_keyed_commands_wait_then_one_transaction_marks_each_own(
+    keyed_store: Fraylog,
+) -> None:
+    fraylog = keyed_store
+    fights = []
+    for i in range(8):
+        eid = UUID(fraylog.create_encounter(f"Table {i}", "novus", "seeded", "s").state.id)
+        who, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+        fraylog.execute(eid, c.AdjustHits(combatant=who, amount=-1))  # not at the same positions
+        for _ in range(i % 3):
+            fraylog.execute(eid, c.AdjustHits(combatant=who, amount=-1))
+        fights.append((eid, who))
+    store = HeldStore(fraylog._record_together)
+    fraylog.commits._record = store
+    blocker, _ = in_thread(
+        lambda: fraylog.execute(fights[0][0], c.AdjustHits(combatant=fights[0][1], amount=1))
+    )
+    assert store.first.wait(30)
+
+    def keyed(eid: UUID, who: str) -> Any:
+        lease = fraylog.keys.reserve(eid, "k", "digest", fraylog.state(eid).version).lease
+        assert lease is not None
+        mark = fraylog.keys.mark(eid, "k", lease)
+        return fraylog.execute(eid, c.AdjustHits(combatant=who, amount=-2), idempotency=mark)
+
+    racing = [in_thread(lambda f=f: keyed(*f)) for f in fights[1:]]
+    waiting(fraylog.commits, 7)
+    store.release()
+    blocker.join(30)
+    for thread, _ in racing:
+        thread.join(30)
+
+    assert [o.get("error") for _, o in racing] == [None] * 7
+    assert len(store.batches) == 2 and len(store.batches[1]) == 7
+    rows = fraylog.keys.execute(
+        f"SELECT encounter_id, recorded_from, recorded_to FROM {fraylog.keys.table(KEYS)}"
+    )
+    marked = {UUID(r[0]): (r[1], r[2]) for r in rows}
+    for (eid, who), (_, outcome) in zip(fights[1:], racing, strict=True):
+        position = outcome["value"].state.version
+        assert marked[eid] == (position, position)  # its own event, not another encounter's
+        assert (
+            fraylog.state(eid).combatants[who].hits
+            == fraylog.state(eid).combatants[who].max_hits - 1 - (fights.index((eid, who)) % 3) - 2
+        )
+
+
+def test_given_two_commands_on_one_version_when_saved_together_then_the_second_conflicts(
+    fraylog: Fraylog,
+) -> None:
+    eid = UUID(fraylog.create_encounter("Race", "novus", "seeded", "s").state.id)
+    other = UUID(fraylog.create_encounter("Elsewhere", "novus", "seeded", "s").state.id)
+    third = UUID(fraylog.create_encounter("Bystander", "novus", "seeded", "s").state.id)
+    a, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+    b, _ = fraylog.add_combatant(other, "B", "x", novus_stats())
+    d, _ = fraylog.add_combatant(third, "D", "x", novus_stats())
+    store = HeldStore(fraylog._record_together)
+    fraylog.commits._record = store
+    blocker, _ = in_thread(lambda: fraylog.execute(other, c.AdjustHits(combatant=b, amount=-1)))
+    assert store.first.wait(30)
+    # both decided on version 2 before either is recorded
+    mine, theirs = fraylog.encounter(eid), fraylog.encounter(eid)
+    mine.execute(c.AdjustHits(combatant=a, amount=-1), dice=ManualDice({}))
+    theirs.execute(c.AdjustHits(combatant=a, amount=-2), dice=ManualDice({}))
+    saves = [in_thread(lambda e=e: fraylog._save(e)) for e in (mine, theirs)]
+    bystander = in_thread(lambda: fraylog.execute(third, c.AdjustHits(combatant=d, amount=-1)))
+    waiting(fraylog.commits, 3)
+    store.release()
+    for thread, _ in [(blocker, None), *saves, bystander]:
+        thread.join(30)
+
+    errors = [o.get("error") for _, o in saves]
+    assert sum(isinstance(e, Conflict) for e in errors) == 1 and errors.count(None) == 1
+    assert "error" not in bystander[1]
+    assert [e.originator_version for e in fraylog.event_log(eid)] == [1, 2, 3]
+    assert fraylog.state(third).version == 3 and fraylog.state(other).version == 3
+
+
+@pytest.mark.parametrize("level, pragma", [("FULL", 2), ("NORMAL", 1)])
+def test_given_a_synchronous_setting_when_sqlite_opens_then_every_connection_has_it(
+    tmp_path, level: str, pragma: int
+) -> None:
+    from infra.sqlite_tuning import synchronous_of
+
+    app = Fraylog(Settings(sqlite_path=str(tmp_path / "s.db"), sqlite_synchronous=level))
+    try:
+        app.create_encounter("Synced", "novus")
+        assert set(synchronous_of(app.recorder.datastore.pool)) == {pragma}  # type: ignore[attr-defined]
+    finally:
+        app.close()
+
+
+def test_given_off_as_the_synchronous_setting_then_refused_at_start(tmp_path) -> None:
+    with pytest.raises(ValueError, match="FRAYLOG_SQLITE_SYNCHRONOUS"):
+        Settings(sqlite_path=str(tmp_path / "s.db"), sqlite_synchronous="OFF")
+
+
+def test_given_a_command_in_commit_when_another_comes_for_that_table_then_it_takes_its_turn(
+    fraylog: Fraylog,
+) -> None:
+    eid = UUID(fraylog.create_encounter("Turns", "novus", "seeded", "s").state.id)
+    a, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+    store = HeldStore(fraylog._record_together)
+    fraylog.commits._record = store
+    first = in_thread(lambda: fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1)))
+    assert store.first.wait(30)
+    second = in_thread(lambda: fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-2)))
+    for _ in range(3000):  # until the second waits for its turn (no timing is asserted)
+        if fraylog.turns.waiting(eid) == 2:
+            break
+        threading.Event().wait(0.01)
+    assert fraylog.turns.waiting(eid) == 2
+
+    store.release()
+    for thread, _ in (first, second):
+        thread.join(30)
+
+    # decided on what the first recorded, not on the same version: no 409
+    assert "error" not in first[1] and "error" not in second[1]
+    assert [e.originator_version for e in fraylog.event_log(eid)] == [1, 2, 3, 4]
+    assert fraylog.state(eid).combatants[a].hits == 27
+    assert fraylog.turns.waiting(eid) == 0
