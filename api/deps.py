@@ -160,19 +160,35 @@ RETIRED_QUERY = {
 }
 
 
+def _known(route: object) -> frozenset[str] | None:
+    """The query parameters a route takes, its own and its dependencies' (kept on the
+    route: they never change once it is made)."""
+    known = getattr(route, "fraylog_known_query", None)
+    if known is not None:
+        return known
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return None
+    names: set[str] = set()
+    pending = [dependant]
+    while pending:
+        d = pending.pop()
+        names |= {p.alias for p in d.query_params}
+        pending += d.dependencies
+    known = frozenset(names)
+    route.fraylog_known_query = known  # type: ignore[attr-defined]
+    return known
+
+
 async def known_query(request: Request) -> None:
     """Refuse query parameters the route does not take (a typo like `untill` is not
     silently ignored)."""
     route = request.scope.get("route")
-    dependant = getattr(route, "dependant", None)
-    if dependant is None:
+    if not request.scope.get("query_string"):
         return
-    known: set[str] = set()
-    pending = [dependant]
-    while pending:  # the route's own query parameters and its dependencies'
-        d = pending.pop()
-        known |= {p.alias for p in d.query_params}
-        pending += d.dependencies
+    known = _known(route)
+    if known is None:
+        return
     unknown = sorted(set(request.query_params) - known)
     for name in unknown:
         if name in RETIRED_QUERY:

@@ -8,14 +8,16 @@ from uuid import UUID
 
 from fastapi import APIRouter, Body, Depends, Header, Query
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from pydantic_core import to_json
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
 from api import schemas as s
 from api.deps import FraylogDep, ReaderDep, actor_of, error_lang
 from api.problems import needed_in
 from api.registered import CommandBody
+from api.routes.command_route import CommandRoute
 from api.routes.common import ERRORS, sight_at
 from api.routes.links import COMMAND_LINKS
 from domain.errors import DomainError
@@ -27,7 +29,7 @@ from projections.narrative import Lang, told
 from projections.view import encounter_view
 from projections.visibility import for_player, scrubbed, view_for_player
 
-router = APIRouter()
+router = APIRouter(route_class=CommandRoute)  # its parameters read by hand (command_route.py)
 IdempotencyKey = Annotated[
     str | None,
     Header(
@@ -76,22 +78,24 @@ async def run_command(
     `?lang=es` or an `Accept-Language` whose first language is `es`: the error's own Spanish
     text, or for bad dice and an unknown combatant or action a translation; any other
     refusal keeps its English detail."""
-    command = await run_in_threadpool(_parsed, fraylog, encounter_id, command)
+    if fraylog.known_ruleset(encounter_id) is None:  # read from the store once
+        await run_in_threadpool(fraylog.ruleset, encounter_id)
+    command = _parsed(fraylog, encounter_id, command)  # no I/O now: no thread needed
     actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
     acting = grant if fraylog.settings.auth else None
     if preview:  # records nothing, so it keeps no idempotency key either
-        return JSONResponse(
+        return _json(
             await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
         )
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
-        return JSONResponse(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
+        return _json(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     return await _run_once(fraylog, encounter_id, command, acting, key)
 
 
 async def _run_once(
     fraylog: Fraylog, encounter_id: UUID, command: Any, acting: Grant | None, key: str
-) -> JSONResponse:
+) -> Response:
     """Run a command under an idempotency key: the first answer again if the key holds one
     (`Idempotent-Replayed`), else run it and keep its answer under the key. A command
     recorded before its process stopped (the key marked with its events, no answer kept)
@@ -102,7 +106,7 @@ async def _run_once(
         fraylog.keys.reserve, encounter_id, key, digest, state.version
     )
     if reserved.answer is not None:
-        return JSONResponse(reserved.answer, headers={"Idempotent-Replayed": "true"})
+        return _json(reserved.answer, headers={"Idempotent-Replayed": "true"})
     lease = reserved.lease
     assert lease is not None
     if reserved.recorded is not None:
@@ -110,7 +114,7 @@ async def _run_once(
             _recorded, fraylog, encounter_id, reserved.recorded, acting
         )
         await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
-        return JSONResponse(answer, headers={"Idempotent-Replayed": "true"})
+        return _json(answer, headers={"Idempotent-Replayed": "true"})
     mark = fraylog.keys.mark(encounter_id, key, lease)
     try:
         answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting, mark)
@@ -119,7 +123,13 @@ async def _run_once(
         raise
     # any other failure keeps the lease: the command may have been recorded (the key says)
     await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
-    return JSONResponse(answer)
+    return _json(answer)
+
+
+def _json(answer: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+    """A command's answer as JSON, encoded once, by pydantic-core's encoder (the document
+    the standard library's encoder makes, in about a fourth of the time)."""
+    return Response(to_json(answer), media_type="application/json", headers=headers)
 
 
 def _parsed(fraylog: Fraylog, encounter_id: UUID, body: Any) -> Any:
