@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from copy import deepcopy
 from dataclasses import MISSING, fields
 from datetime import datetime
 from functools import cache
@@ -34,6 +35,15 @@ class Encounter(Aggregate):
         """Nothing to set: the state comes from EncounterCreated, through domain.fold."""
 
     last_hash: str = ""  # the hash of the last event, which the next one chains to
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Encounter:
+        """A copy of the cached aggregate for a command: its own state (a deep copy) and
+        pending events; its id, times and last hash, which are only ever replaced, shared."""
+        copied = object.__new__(type(self))
+        copied.__dict__.update(self.__dict__)
+        copied._pending_events = list(self._pending_events)
+        copied.state = deepcopy(self.state, memo)
+        return copied
 
     @classmethod
     def start(
