@@ -7,8 +7,11 @@ anything shaped like a fraylog token or ticket wherever it is, become `[redacted
 
 from __future__ import annotations
 
+import atexit
 import logging
 import re
+from logging.handlers import QueueHandler, QueueListener
+from queue import SimpleQueue
 from urllib.parse import unquote_plus
 
 from infra.access import TOKEN_SHAPE
@@ -45,10 +48,49 @@ class RedactTokens(logging.Filter):
         return True
 
 
+class Deferred(QueueHandler):
+    """Hands each access record, as it is, to the thread that writes the log (a
+    QueueHandler would format it first, on the event loop). uvicorn's access record holds
+    only strings and numbers, which nothing changes after."""
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        return record
+
+
 def install() -> None:
     """The filter on uvicorn's access and error loggers, once per process (each worker makes
-    its app, so each installs it)."""
+    its app, so each installs it). The access log is written off the event loop: its
+    handlers, with the filter, run in a thread of their own (`_defer`)."""
     for name in LOGGERS:
         logger = logging.getLogger(name)
+        if name == "uvicorn.access" and _defer(logger):
+            continue
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
+
+
+def _defer(logger: logging.Logger) -> bool:
+    """The access logger's handlers moved behind a queue, each with the filter (a request
+    only puts its record in the queue); True once done. A logger without handlers of its
+    own (logging configured otherwise) is left as it is. The thread writes what is queued
+    when the process exits; a killed process loses the lines not yet written."""
+    global _LISTENER
+    if any(isinstance(h, Deferred) for h in logger.handlers):
+        return True
+    handlers = list(logger.handlers)
+    if not handlers:
+        return False
+    for handler in handlers:
+        if not any(isinstance(f, RedactTokens) for f in handler.filters):
+            handler.addFilter(RedactTokens())  # in the writing thread, before the format
+    for f in [f for f in logger.filters if isinstance(f, RedactTokens)]:
+        logger.removeFilter(f)
+    queue: SimpleQueue[logging.LogRecord] = SimpleQueue()
+    logger.handlers = [Deferred(queue)]
+    _LISTENER = QueueListener(queue, *handlers, respect_handler_level=True)
+    _LISTENER.start()
+    atexit.register(_LISTENER.stop)
+    return True
+
+
+_LISTENER: QueueListener | None = None
