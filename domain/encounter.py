@@ -259,13 +259,21 @@ class Encounter(Aggregate):
         if self.state.ended:
             raise RuleViolation("ENDED", "the encounter has ended; only corrections remain")
 
-    def correct(self, command: Void | Undo | Redo, history: Sequence[Any], actor: str = GM) -> None:
+    def correct(
+        self,
+        command: Void | Undo | Redo,
+        history: Sequence[Any] | corrections.History,
+        actor: str = GM,
+    ) -> None:
         """Void, undo or redo: record a correction whose changes make the state the fold of
-        the history without what it voids. `history` is every stored event, in order."""
-        history = list(history[: self.version])
+        the history without what it voids. `history` is every stored event, in order: a list,
+        or a `corrections.History` read as far back as needed. The refold starts from the
+        latest state that needs none of it redone (`corrections.refold_from`)."""
+        if not isinstance(history, corrections.History):
+            history = corrections.Held(history[: self.version])
         if len(history) != self.version:
             raise RuleViolation("VERSION", "the history given is shorter than the encounter")
-        voided = corrections.voided_by(history)
+        voided = corrections.voided_by(history.corrections)
         if isinstance(command, Void):
             target: int | None = command.target
             corrections.check_voidable(history, command.target)
@@ -276,19 +284,21 @@ class Encounter(Aggregate):
                     f"{voided[command.target]}); void that to restore it",
                     field="target",
                 )
-            cascade = corrections.consequences(history, [command.target])
+            cascade = corrections.void_cascade(history, command.target)
         elif isinstance(command, Undo):
             target = None
             cascade = corrections.consequences(history, corrections.last_command(history, voided))
         else:
-            target = corrections.last_undo(history, voided)
+            target = corrections.last_undo(history.corrections, voided)
             cascade = corrections.consequences(history, [target])
         if target is not None and corrections.is_correction(history[target - 1]):
             corrections.check_nothing_since(history, target, voided, command.type.upper())
         # with this correction as the latest (voiding a void restores what it voided)
-        now_voided = corrections.voided_by(history, latest=(self.version + 1, cascade))
+        now_voided = corrections.voided_by(history.corrections, latest=(self.version + 1, cascade))
+        start = corrections.refold_from(history.corrections, now_voided, self.version)
+        state = history.state_at(start)
         try:
-            corrected = corrections.fold_without(history, now_voided)
+            corrected = corrections.fold_without(history[start:], now_voided, state)
         except Exception as e:  # a later command depends on what would be voided
             raise RuleViolation(
                 command.type.upper(),

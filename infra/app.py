@@ -26,6 +26,7 @@ from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
 from infra.group_commit import GroupCommit, Turns
+from infra.history import StoredHistory
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
@@ -255,8 +256,7 @@ class Fraylog(Application[UUID]):
     ) -> None:
         state = encounter.state
         if isinstance(command, Void | Undo | Redo):
-            history = list(self.events.get(encounter_id, lte=encounter.version))
-            encounter.correct(command, history, actor=actor)
+            encounter.correct(command, self._history(encounter_id, encounter.version), actor)
         elif isinstance(command, RevealDice | EndEncounter):
             if preview:  # its event holds the secret
                 raise DomainError(
@@ -293,6 +293,19 @@ class Fraylog(Application[UUID]):
                 except DomainError:
                     corrections[correction.type] = False
         return choices(encounter, grant, corrections)
+
+    def _history(self, encounter_id: UUID, version: int) -> StoredHistory:
+        """The stored events up to `version` as a correction reads them (infra.history): its
+        corrections at once, the rest lazily from the latest, states from the snapshots."""
+        return StoredHistory(
+            self.recorder,
+            self.mapper,
+            self.events,
+            self.snapshots,
+            encounter_id,
+            version,
+            chunk=self.settings.snapshot_interval,
+        )
 
     def _secret(self, encounter_id: UUID, state: EncounterState) -> bytes:
         try:

@@ -1,19 +1,23 @@
-"""The view at version N equals the fold of the first N events (snapshots included)."""
+"""The view at version N equals the fold of the first N events (snapshots included), and
+each correction, refolded from a snapshot, records what a refold of the whole history would."""
 
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from uuid import UUID
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain import commands as c
-from domain.corrections import fold_without, is_correction, voided_by
+from domain.corrections import changes, fold_without, is_correction, voided_by
 from domain.errors import DomainError, RuleViolation
 from domain.fold import fold
 from domain.rulesystems.novus import commands as nc
 from infra.app import Fraylog
+from infra.settings import Settings
 from projections.view import encounter_view, view_of
 from tests.builders.novus import novus_stats
 
@@ -100,24 +104,34 @@ def _try(fraylog: Fraylog, eid: UUID, command: object) -> None:
         fraylog.execute(eid, command)
 
 
+@pytest.mark.parametrize("interval", [3, 7])  # small: corrections refold from snapshots
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.text(min_size=1, max_size=8), choices=st.lists(st.integers(0, 1000), max_size=60))
 def test_given_any_fight_when_loading_version_n_then_it_equals_the_fold_of_n_events(
-    fraylog: Fraylog, seed: str, choices: list[int]
+    settings: Settings, interval: int, seed: str, choices: list[int]
 ) -> None:
-    eid = play(fraylog, seed, choices)
-    events = list(fraylog.event_log(eid))
-    latest = fraylog.state(eid).version
-    assert [e.originator_version for e in events] == list(range(1, latest + 1))
-    for n in range(1, latest + 1):
-        assert encounter_view(fraylog.state(eid, n)) == view_of(events[:n]), f"version {n}"
-    # the fold with corrections equals the fold without what they void
-    clean = fold_without(events, voided_by(events))
-    assert encounter_view(fold(events)) == encounter_view(clean)
-    fresh = Fraylog(fraylog.settings)  # a cold load (snapshot + events) agrees too
-    try:
-        assert encounter_view(fresh.state(eid)) == view_of(events)
-    finally:
-        fresh.close()
+    with Fraylog(replace(settings, snapshot_interval=interval)) as fraylog:
+        eid = play(fraylog, seed, choices)
+        events = list(fraylog.event_log(eid))
+        latest = fraylog.state(eid).version
+        assert [e.originator_version for e in events] == list(range(1, latest + 1))
+        for n in range(1, latest + 1):
+            assert encounter_view(fraylog.state(eid, n)) == view_of(events[:n]), f"version {n}"
+        # each correction records the changes a refold of the whole history gives
+        for n in (e.originator_version for e in events if is_correction(e)):
+            whole = fold_without(events[: n - 1], voided_by(events[:n]))
+            before = fold(events[: n - 1])
+            assert before is not None
+            assert events[n - 1].changes == changes(before.model_dump(), whole.model_dump()), n
+        # the fold with corrections equals the fold without what they void
+        clean = fold_without(events, voided_by(events))
+        folded = fold(events)
+        assert folded is not None
+        assert folded.model_dump() == clean.model_dump()
+        fresh = Fraylog(fraylog.settings)  # a cold load (snapshot + events) agrees too
+        try:
+            assert encounter_view(fresh.state(eid)) == view_of(events)
+        finally:
+            fresh.close()
