@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from domain.dice import derivation_key, derived_face
@@ -79,14 +80,28 @@ def record_of(event: Any) -> dict[str, Any]:
     return rec
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+# json.dumps(value, sort_keys=True, separators=(",", ":")) writes with the C encoder made
+# here once, not once a call (a quarter of the hashing's time on a long log); it does not
+# look for values that hold themselves: records are JSON, from a file or the store
+_C_CANONICAL = c_make_encoder and c_make_encoder(
+    None, _CANONICAL.default, encode_basestring_ascii, None, ":", ",", True, False, True
+)
+
+
 def canonical_json(value: Any) -> bytes:
     """Sorted keys, no spaces, non-ASCII as \\u escapes (docs/audit-spec.md §2)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()  # ASCII: \u escapes
+    if _C_CANONICAL is None:  # no C accelerator: json.dumps's own way
+        return _CANONICAL.encode(value).encode()
+    return "".join(_C_CANONICAL(value, 0)).encode()  # ASCII: \u escapes
 
 
 def canonical(rec: dict[str, Any]) -> bytes:
     """A record's canonical form, without what is not hashed: the bytes its hash covers."""
-    return canonical_json({k: v for k, v in rec.items() if k not in NOT_HASHED})
+    hashed = dict(rec)
+    for name in NOT_HASHED:
+        hashed.pop(name, None)
+    return canonical_json(hashed)
 
 
 def chain(previous: str, rec: dict[str, Any]) -> str:
@@ -213,7 +228,7 @@ def _roll_problem(name: str, roll: Any) -> str | None:
     if (
         not isinstance(sides, list)
         or len(sides) != len(faces)
-        or not all(_int(n, 1) and n <= 2**32 for n in sides)
+        or not all(type(n) is int and 1 <= n <= 2**32 for n in sides)
     ):
         return f"roll {name}: sides is no array of as many integers from 1 to 2^32"
     if not isinstance(roll.get("source"), str):
@@ -223,17 +238,32 @@ def _roll_problem(name: str, roll: Any) -> str | None:
     return None
 
 
+STRINGS = ("type", "timestamp", "actor", "hash")  # a record's members that are strings
+
+
 def record_problem(rec: dict[str, Any], withheld: frozenset[str] = frozenset()) -> str | None:
     """Why a record is no well-formed fraylog record (docs/audit-spec.md §3), None if it is
     one: what the dice and the corrections are read from is of the shape they need. The
     data members in `withheld` (a concealed record's) may hold anything: not checked."""
-    if not _int(rec.get("command"), 1):
+    command, cause = rec.get("command"), rec.get("cause")
+    if type(command) is not int or command < 1:  # not _int(command, 1), inline: per record
         return "command is no integer from 1"
-    if rec.get("cause") is not None and not _int(rec.get("cause"), 1):
+    if cause is not None and (type(cause) is not int or cause < 1):
         return "cause is neither null nor an integer from 1"
-    for name in ("type", "timestamp", "actor", "hash"):
-        if not isinstance(rec.get(name), str):
-            return f"{name} is no string"
+    kind, at, actor, hashed = (
+        rec.get("type"),
+        rec.get("timestamp"),
+        rec.get("actor"),
+        rec.get("hash"),
+    )
+    if not (
+        isinstance(kind, str)
+        and isinstance(at, str)
+        and isinstance(actor, str)
+        and isinstance(hashed, str)
+    ):
+        name = next(n for n in STRINGS if not isinstance(rec.get(n), str))
+        return f"{name} is no string"
     data = rec.get("data")
     if not isinstance(data, dict):
         return "data is no object"
@@ -274,35 +304,60 @@ def record_problem(rec: dict[str, Any], withheld: frozenset[str] = frozenset()) 
     return None
 
 
-def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
-    """Recompute the chain; report the first record whose position, form or hash does not
-    fit (docs/audit-spec.md §3). A placeholder's hash, and a concealed record's, is taken as
-    it is: the chain goes on from it, and they are counted."""
-    previous, count, redacted, concealed = "", 0, 0, 0
-    for count, rec in enumerate(records, start=1):
+class ChainCheck:
+    """The chain recomputed record by record (docs/audit-spec.md §3): `add` says whether a
+    record fits; the first whose position, form or hash does not is the report's. A
+    placeholder's hash, and a concealed record's, is taken as it is: the chain goes on from
+    it, and they are counted."""
+
+    def __init__(self) -> None:
+        self.previous, self.count, self.redacted, self.concealed = "", 0, 0, 0
+        self.broken: ChainReport | None = None
+
+    def add(self, rec: dict[str, Any]) -> bool:
+        self.count = count = self.count + 1
         position = rec.get("position")
-        where = position if _int(position) else count  # its number in the file if none
-        if where != count or not _int(position):
+        where = count  # where it breaks: its position, or its number in the file if none
+        if position != count or type(position) is not int:  # count >= 1: _int(position)
+            where = position if _int(position) else count
             reason = f"expected position {count}"
-        elif is_placeholder(rec):
+        elif rec.get("redacted") is True:  # a placeholder (is_placeholder)
             if set(rec) == PLACEHOLDER and _hex(rec["hash"], 64):
-                previous, redacted = rec["hash"], redacted + 1
-                continue
+                self.previous, self.redacted = rec["hash"], self.redacted + 1
+                return True
             reason = "a withheld record holds its position and a 64-hex hash, nothing else"
-        elif is_concealed(rec):
+        elif WITHHELD in rec:  # a concealed record (is_concealed)
             if not (problem := concealed_problem(rec)):
-                previous, concealed = rec["hash"], concealed + 1  # its data changed: as given
-                continue
+                self.previous, self.concealed = rec["hash"], self.concealed + 1  # as given
+                return True
             reason = f"not a well-formed concealed record: {problem}"
         elif problem := record_problem(rec):
             reason = f"not a well-formed record: {problem}"
-        elif rec.get("hash") != (expected := chain(previous, rec)):
-            reason = "hash does not match the event's content and the previous hash"
         else:
-            previous = expected
-            continue
-        return ChainReport(False, count, where, reason, redacted, concealed)
-    return ChainReport(True, count, redacted=redacted, concealed=concealed)
+            hashed = dict(rec)  # chain(self.previous, rec), its steps inline: per record
+            for name in NOT_HASHED:
+                hashed.pop(name, None)
+            digest = hashlib.sha256(self.previous.encode() + canonical_json(hashed))
+            if rec.get("hash") == (expected := digest.hexdigest()):
+                self.previous = expected
+                return True
+            reason = "hash does not match the event's content and the previous hash"
+        self.broken = ChainReport(False, count, where, reason, self.redacted, self.concealed)
+        return False
+
+    def report(self) -> ChainReport:
+        return self.broken or ChainReport(
+            True, self.count, redacted=self.redacted, concealed=self.concealed
+        )
+
+
+def verify_chain(records: Iterable[dict[str, Any]]) -> ChainReport:
+    """Recompute the chain; report the first record that does not fit (ChainCheck)."""
+    check = ChainCheck()
+    for rec in records:
+        if not check.add(rec):
+            break
+    return check.report()
 
 
 CORRECTION_TYPES = ("RollVoided", "CommandUndone", "CommandRedone")
@@ -310,49 +365,94 @@ CORRECTION_TYPES = ("RollVoided", "CommandUndone", "CommandRedone")
 
 def voided_by_records(records: list[dict[str, Any]]) -> dict[int, int]:
     """domain.corrections.voided_by, on records: position -> the correction voiding it."""
+    return _voided(
+        (rec["position"], rec["data"]["cascade"])
+        for rec in records
+        if rec["type"] in CORRECTION_TYPES and "cascade" not in withheld_of(rec)
+    )
+
+
+def _voided(corrections: Iterable[tuple[int, list[int]]]) -> dict[int, int]:
+    """Walking back from the latest correction (position, cascade), one counts only if no
+    later one voided it (a concealed cascade is not read: no voided_by is checked then)."""
     voided: dict[int, int] = {}
-    for rec in reversed(records):
-        if "cascade" in withheld_of(rec):
-            continue  # not read: check_derived_columns checks no voided_by then
-        if rec["type"] in CORRECTION_TYPES and rec["position"] not in voided:
-            for position in rec["data"]["cascade"]:
-                voided.setdefault(position, rec["position"])
+    for at, cascade in reversed(list(corrections)):
+        if at not in voided:
+            for position in cascade:
+                voided.setdefault(position, at)
     return voided
 
 
-def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
+class DerivedCheck:
     """What an export says of an event outside its hash — `voided_by`, and a CSV's `dice`
-    column — must follow from the hashed records themselves."""
-    withheld = sum(1 for rec in records if is_placeholder(rec))
-    concealed = sum(1 for rec in records if is_concealed(rec))
-    readable = [rec for rec in records if not is_placeholder(rec)]
-    voided = voided_by_records(readable)
-    # with records withheld, or a correction's cascade concealed, the corrections that
-    # decide `voided_by` are not all known
-    unknown = withheld or any("cascade" in withheld_of(rec) for rec in readable)
-    for rec in readable:
-        if not unknown and "voided_by" in rec and rec["voided_by"] != voided.get(rec["position"]):
-            return ChainReport(
-                False,
-                len(records),
-                rec["position"],
-                f"voided_by says {rec['voided_by']}, the corrections say "
-                f"{voided.get(rec['position'])}",
-                withheld,
-                concealed,
-            )
-        if "dice" in rec and "rolls" not in withheld_of(rec):
-            faces = {n: r["faces"] for n, r in (rec["data"].get("rolls") or {}).items()}
+    column — must follow from the hashed records themselves: read record by record (those
+    of a chain that holds: positions 1, 2, ... in order), the corrections kept as they pass
+    (nothing is read twice), judged at the end."""
+
+    def __init__(self) -> None:
+        self.count, self.withheld, self.concealed = 0, 0, 0
+        self.corrections: list[tuple[int, list[int]]] = []  # (position, cascade), in order
+        self.claimed: dict[int, Any] = {}  # position -> the voided_by it says, where not null
+        self.unsaid: set[int] = set()  # positions whose record says no voided_by: unchecked
+        self.cascade_unknown = False  # a correction's cascade concealed
+        self.bad_dice: int | None = None  # the position of the first dice column that differs
+
+    def add(self, rec: dict[str, Any], hidden: frozenset[str]) -> None:
+        """A record that fits the chain, with the data members concealed from its reader."""
+        self.count += 1
+        if rec.get("redacted") is True:
+            self.withheld += 1
+            return
+        position = rec["position"]
+        if WITHHELD in rec:
+            self.concealed += 1
+        if "cascade" in hidden:
+            self.cascade_unknown = True
+        elif rec["type"] in CORRECTION_TYPES:
+            self.corrections.append((position, rec["data"]["cascade"]))
+        said = rec.get("voided_by", _UNSAID)
+        if said is _UNSAID:
+            self.unsaid.add(position)
+        elif said is not None:
+            self.claimed[position] = said
+        if self.bad_dice is None and "dice" in rec and "rolls" not in hidden:
+            faces = {k: r["faces"] for k, r in (rec["data"].get("rolls") or {}).items()}
             if rec["dice"] != faces:
-                return ChainReport(
-                    False,
-                    len(records),
-                    rec["position"],
-                    "the dice column differs from the event's rolls",
-                    withheld,
-                    concealed,
-                )
-    return ChainReport(True, len(records), redacted=withheld, concealed=concealed)
+                self.bad_dice = position
+
+    def report(self) -> ChainReport:
+        """The first record whose voided_by (checked first) or dice column does not follow;
+        with records withheld, or a cascade concealed, the corrections that decide
+        `voided_by` are not all known: it is not checked."""
+        first: tuple[int, str] | None = None
+        if not (self.withheld or self.cascade_unknown):
+            voided = _voided(self.corrections)
+            wrong = [p for p, said in self.claimed.items() if said != voided.get(p)]
+            wrong += [  # voided, its record saying null
+                p
+                for p in voided
+                if 1 <= p <= self.count and p not in self.claimed and p not in self.unsaid
+            ]
+            if wrong:
+                at = min(wrong)
+                said = f"voided_by says {self.claimed.get(at)}"
+                first = (at, f"{said}, the corrections say {voided.get(at)}")
+        if self.bad_dice is not None and (first is None or self.bad_dice < first[0]):
+            first = (self.bad_dice, "the dice column differs from the event's rolls")
+        if first is None:
+            return ChainReport(True, self.count, redacted=self.withheld, concealed=self.concealed)
+        return ChainReport(False, self.count, first[0], first[1], self.withheld, self.concealed)
+
+
+_UNSAID = object()  # a record without voided_by
+
+
+def check_derived_columns(records: list[dict[str, Any]]) -> ChainReport:
+    """DerivedCheck over records whose chain holds."""
+    check = DerivedCheck()
+    for rec in records:
+        check.add(rec, withheld_of(rec))
+    return check.report()
 
 
 @dataclass
@@ -373,27 +473,11 @@ class DiceReport:
 
 
 def verify_dice(records: Iterable[dict[str, Any]]) -> DiceReport:
-    """Re-derive every seeded and server face (domain.dice.derived_face, keyed by the
-    command's position, the roll name and the face's ordinal) and compare."""
-    everything = list(records)
-    # records whose rolls this reader cannot read: later faces of their command cannot be keyed
-    withheld = {r["position"] for r in everything if is_placeholder(r) or "rolls" in withheld_of(r)}
-    recs = [r for r in everything if not is_placeholder(r)]
-    report = DiceReport()
-    secrets = _secrets(recs, withheld, report)
-    drawn: dict[tuple[int, int, str], int] = {}  # faces of a roll name drawn so far
-    for rec in recs:
-        if "rolls" in withheld_of(rec):  # concealed: its faces, as far as they show, withheld
-            report.withheld += _faces_shown(rec["data"]["rolls"])
-            continue
-        for name, roll in (rec["data"].get("rolls") or {}).items():
-            # a command's dice count faces per roll name across all its events (a second
-            # death check in one command draws the second face of `death`)
-            key_of = (rec["command"], roll.get("attempt", 0), name)
-            first = drawn.get(key_of, 0)
-            drawn[key_of] = first + len(roll["faces"])
-            _check_roll(report, secrets, rec, name, roll, first)
-    return report
+    """Re-derive every seeded and server face (DiceCheck) and compare."""
+    check = DiceCheck()
+    for rec in records:
+        check.add(rec, withheld_of(rec))
+    return check.report()
 
 
 @dataclass
@@ -402,11 +486,12 @@ class _Secrets:
     secret (server dice) and where each epoch starts; and what no secret here proves: a
     fork's faces up to `inherited_until`, and faces keyed after a withheld record."""
 
-    withheld: set[int]  # positions of records whose rolls this reader cannot read
+    withheld: set[int] = field(default_factory=set)  # records whose rolls he cannot read
     seed: bytes | None = None
     inherited_until: int = 0
     revealed: dict[int, bytes] = field(default_factory=dict)  # epoch -> revealed secret
     epoch_starts: list[int] = field(default_factory=lambda: [1])  # epoch e: positions from [e]
+    in_force: str | None = None  # the commitment the next reveal must match
 
     def of(self, source: str, position: int) -> bytes | None:
         """The secret a face at `position` derives from; None where it is not revealed."""
@@ -414,73 +499,105 @@ class _Secrets:
         return self.seed if source == "seeded" else self.revealed.get(epoch)
 
 
-def _secrets(recs: list[dict[str, Any]], withheld: set[int], report: DiceReport) -> _Secrets:
-    """The seed and every secret revealed, each reveal checked against the commitment in
-    force (one that misses it goes to `report.bad_reveals`)."""
-    secrets = _Secrets(withheld)
-    in_force: str | None = None  # the commitment the next reveal must match
-    if recs and recs[0]["position"] == 1 and recs[0]["type"] == "EncounterCreated":  # it alone
-        data = recs[0]["data"]
-        secrets.seed = data["seed"].encode() if data.get("seed") else None
-        in_force = data.get("dice_commitment")
-        if data.get("forked_from"):
-            secrets.inherited_until = data["forked_from"]["at"]
-    for rec in recs:
-        data = rec["data"]
-        if rec["type"] == "DiceCommitted":
-            in_force = data["commitment"]
-        elif rec["type"] == "DiceSecretRevealed":
-            secret = bytes.fromhex(data["secret"])
-            digest = hashlib.sha256(secret).hexdigest()
-            if digest != data["commitment"] or digest != in_force:
-                report.bad_reveals.append(rec["position"])
-            in_force = data.get("next_commitment")
-            secrets.revealed[data["epoch"]] = secret
-            if data.get("next_commitment"):
-                secrets.epoch_starts.append(rec["position"] + 1)
-    return secrets
+class DiceCheck:
+    """Every seeded and server face re-derived (domain.dice.derived_face, keyed by the
+    command's position, the roll name and the face's ordinal) and compared, read record by
+    record: the table's faces and a fork's are counted as they pass; those a secret proves
+    are kept (their roll, not their record) until every secret and withheld record is known."""
 
+    def __init__(self) -> None:
+        self.dice = DiceReport()
+        self.secrets = _Secrets()
+        self.first = True
+        self.drawn: dict[tuple[int, int, str], int] = {}  # faces of a roll name drawn so far
+        self.keyed: list[tuple[int, int, str, dict[str, Any], int]] = []
 
-def _check_roll(
-    report: DiceReport,
-    secrets: _Secrets,
-    rec: dict[str, Any],
-    name: str,
-    roll: dict[str, Any],
-    first: int,
-) -> None:
-    """Re-derive a roll's faces (`first`: the ordinal of its first face under its name) and
-    compare; count those nothing here proves: the table's, a fork's, those keyed after a
-    withheld record, those whose secret is not revealed yet."""
-    faces, source, position = roll["faces"], roll["source"], rec["position"]
-    if source == "manual":
-        report.manual += len(faces)
-        return
-    if position <= secrets.inherited_until:
-        report.inherited += len(faces)
-        return
-    if any(rec["command"] <= p < position for p in secrets.withheld):
-        report.withheld += len(faces)  # his command's earlier records are withheld
-        return
-    secret = secrets.of(source, position)
-    if secret is None:
-        report.unrevealed += len(faces)
-        return
-    for n, face in enumerate(faces):
-        key = derivation_key(rec["command"], roll.get("attempt", 0), name, first + n)
-        expected = derived_face(secret, key, roll["sides"][n])
-        if expected != face:
-            report.mismatches.append(
-                {
-                    "position": position,
-                    "roll": name,
-                    "die": n + 1,
-                    "face": face,
-                    "expected": expected,
-                }
-            )
-        else:
-            report.checked += 1
+    def add(self, rec: dict[str, Any], hidden: frozenset[str]) -> None:
+        """A record, with the data members concealed from its reader."""
+        secrets, position = self.secrets, rec["position"]
+        if rec.get("redacted") is True or "rolls" in hidden:
+            # his command's later faces cannot be keyed
+            secrets.withheld.add(position)
+            if rec.get("redacted") is True:
+                return
+        data, kind = rec["data"], rec["type"]
+        if self.first:  # the first readable record, if it is the log's first, alone
+            self.first = False
+            if position == 1 and kind == "EncounterCreated":
+                secrets.seed = data["seed"].encode() if data.get("seed") else None
+                secrets.in_force = data.get("dice_commitment")
+                if data.get("forked_from"):
+                    secrets.inherited_until = data["forked_from"]["at"]
+        if kind == "DiceCommitted":
+            secrets.in_force = data["commitment"]
+        elif kind == "DiceSecretRevealed":
+            self._revealed(position, data)
+        if "rolls" in hidden:  # concealed: its faces, as far as they show, withheld
+            self.dice.withheld += _faces_shown(data["rolls"])
+            return
+        for name, roll in (data.get("rolls") or {}).items():
+            # a command's dice count faces per roll name across all its events (a second
+            # death check in one command draws the second face of `death`)
+            key_of = (rec["command"], roll.get("attempt", 0), name)
+            first = self.drawn.get(key_of, 0)
+            self.drawn[key_of] = first + len(roll["faces"])
+            if roll["source"] == "manual":  # the table's: nothing to prove
+                self.dice.manual += len(roll["faces"])
+            elif position <= secrets.inherited_until:
+                self.dice.inherited += len(roll["faces"])
+            else:
+                self.keyed.append((rec["command"], position, name, roll, first))
+
+    def _revealed(self, position: int, data: dict[str, Any]) -> None:
+        """A reveal, checked against the commitment in force (one that misses it goes to
+        `bad_reveals`)."""
+        secrets = self.secrets
+        secret = bytes.fromhex(data["secret"])
+        digest = hashlib.sha256(secret).hexdigest()
+        if digest != data["commitment"] or digest != secrets.in_force:
+            self.dice.bad_reveals.append(position)
+        secrets.in_force = data.get("next_commitment")
+        secrets.revealed[data["epoch"]] = secret
+        if data.get("next_commitment"):
+            secrets.epoch_starts.append(position + 1)
+
+    def report(self) -> DiceReport:
+        withheld = sorted(self.secrets.withheld)
+        for command, position, name, roll, first in self.keyed:
+            # his command's earlier records withheld: a face of it cannot be keyed
+            at = bisect_left(withheld, command)
+            if at < len(withheld) and withheld[at] < position:
+                self.dice.withheld += len(roll["faces"])
+            else:
+                self._check_roll(command, position, name, roll, first)
+        self.keyed = []
+        return self.dice
+
+    def _check_roll(
+        self, command: int, position: int, name: str, roll: dict[str, Any], first: int
+    ) -> None:
+        """Re-derive a roll's faces (`first`: the ordinal of its first face under its name)
+        and compare; those whose secret is not revealed yet are counted."""
+        faces, report = roll["faces"], self.dice
+        secret = self.secrets.of(roll["source"], position)
+        if secret is None:
+            report.unrevealed += len(faces)
+            return
+        for n, face in enumerate(faces):
+            key = derivation_key(command, roll.get("attempt", 0), name, first + n)
+            expected = derived_face(secret, key, roll["sides"][n])
+            if expected != face:
+                report.mismatches.append(
+                    {
+                        "position": position,
+                        "roll": name,
+                        "die": n + 1,
+                        "face": face,
+                        "expected": expected,
+                    }
+                )
+            else:
+                report.checked += 1
 
 
 def _faces_shown(rolls: Any) -> int:

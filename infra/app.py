@@ -25,6 +25,7 @@ from infra.accounts import Account, Accounts
 from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
+from infra.export_rows import StoredLog
 from infra.group_commit import GroupCommit, Turns
 from infra.history import StoredHistory
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
@@ -32,8 +33,7 @@ from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
 from infra.sidetables import SideTables
 from infra.sqlite_tuning import set_synchronous
-from projections.audit import NO_CHECKPOINT, verification
-from projections.export import records
+from projections.audit import NO_CHECKPOINT, Audit, judged
 from projections.visibility import Sight, departed, for_player, sight_of
 
 log = logging.getLogger("fraylog.checkpoints")
@@ -346,11 +346,21 @@ class Fraylog(Application[UUID]):
     def verify(self, encounter_id: UUID, sight: Sight | None = None) -> dict[str, Any]:
         """Recompute the hash chain, re-derive the seeded and revealed server faces, and
         check the latest checkpoint against the installation's keys; with a player's
-        `sight`, over the records he may read (the others as placeholders)."""
-        history = for_player(records(self.event_log(encounter_id)), sight)
-        latest = self.checkpoints.latest(encounter_id, history[-1]["position"])
+        `sight`, over the records he may read (the others as placeholders). One pass over
+        the stored rows, a page at a time, each record made from its row's JSON
+        (infra.export_rows) and dropped once checked."""
+        log, audit, last = StoredLog.of(self), Audit(), 0
+        voided = log.voided(encounter_id)
+        for page in log.pages(encounter_id):
+            last = page[-1][0]  # its position
+            readable = for_player(log.records(encounter_id, page, voided), sight)
+            if not all(map(audit.add, readable)):
+                break  # the chain is broken: the rest changes nothing
+        if not last:
+            raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+        latest = self.checkpoints.latest(encounter_id, last)
         signed = NO_CHECKPOINT if latest is None else latest
-        return verification(history, signed, self.checkpoints.keys())
+        return judged(audit, signed, self.checkpoints.keys())
 
     def checkpoint(self, encounter_id: UUID) -> dict[str, Any]:
         """Sign a checkpoint of the encounter as it stands (its last event)."""

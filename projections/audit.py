@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+from functools import cached_property
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -15,12 +16,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from domain.audit import (
     WITHHELD,
-    check_derived_columns,
+    ChainCheck,
+    DerivedCheck,
+    DiceCheck,
     checkpoint_problem,
     checkpoint_statement,
     key_id,
-    verify_chain,
-    verify_dice,
+    withheld_of,
 )
 from projections.export import CHECKPOINT_TYPE, CSV_COLUMNS, REDACTED
 
@@ -30,20 +32,68 @@ class NotAnExport(ValueError):
 
 
 NO_CHECKPOINT: Any = object()  # an export without a checkpoint line (`null` is a malformed one)
+NOTHING_WITHHELD: frozenset[str] = frozenset()  # what an ordinary record withholds
 
 
-@dataclass(frozen=True)
+class Audit:
+    """What one pass over a log's records finds (docs/audit-spec.md §3-5): the chain and,
+    record by record as each fits it, the derived columns and the dice. A record is read
+    once and dropped: only the corrections, the rolls a secret proves and the hashes (for
+    the checkpoint) are kept, so a log is never held whole."""
+
+    def __init__(self) -> None:
+        self.chain = ChainCheck()
+        self.derived = DerivedCheck()
+        self.dice = DiceCheck()
+        self.hashes: list[str] = []  # each record's, in order
+
+    def add(self, rec: dict[str, Any]) -> bool:
+        """Take the next record; False once the chain is broken (later ones change nothing)."""
+        if self.chain.broken is not None or not self.chain.add(rec):
+            return False
+        hidden = withheld_of(rec) if WITHHELD in rec else NOTHING_WITHHELD
+        self.derived.add(rec, hidden)
+        self.dice.add(rec, hidden)
+        self.hashes.append(rec["hash"])
+        return True
+
+
+def audited(records: Iterable[dict[str, Any]]) -> Audit:
+    """One pass over records (from the store, a page at a time, or an export file)."""
+    audit = Audit()
+    for rec in records:
+        if not audit.add(rec):
+            break
+    return audit
+
+
 class Export:
-    """An export file as read: its records, as written (edited or not), and its checkpoint
-    (the object its last line holds, if any; `misplaced` says why the file's checkpoint
-    lines are not one last line)."""
+    """An export file as read, in one pass (each line decoded once): its checkpoint (the
+    object its last line holds, if any; `misplaced` says why the file's checkpoint lines
+    are not one last line) and what the pass found of its records (`audit`). `records`,
+    the records as written (edited or not), decodes their lines again: for tools and
+    tests, never for verify_export."""
 
-    records: list[dict[str, Any]]
-    checkpoint: Any = NO_CHECKPOINT
-    misplaced: str | None = None
+    def __init__(
+        self,
+        audit: Audit,
+        kept: Sequence[Any],
+        checkpoint: Any = NO_CHECKPOINT,
+        misplaced: str | None = None,
+    ) -> None:
+        self.audit = audit
+        self._kept = kept  # each record's NDJSON line (text), or a CSV's records
+        self.checkpoint = checkpoint
+        self.misplaced = misplaced
+
+    @cached_property
+    def records(self) -> list[dict[str, Any]]:
+        return [json.loads(r) if isinstance(r, str) else r for r in self._kept]
 
 
 INTEGER = re.compile(r"-?[0-9]+")  # a CSV integer column: ASCII digits only
+BLANK_START = ("", " ", "\t", "\r")  # how a line that may be blank starts
+_SCAN = json.JSONDecoder().scan_once  # (text, index) -> (value, end): C, holding the GIL
 LONE_CR = re.compile(r"\r(?!\n)")
 
 
@@ -100,44 +150,89 @@ def _csv_lines(text: str) -> list[Any]:
     return out
 
 
+def _loaded(part: str, ended: bool) -> Any:
+    """A line as json.loads reads it (with its line feed, if it had one: where an error is
+    said); NotAnExport for one that is no JSON."""
+    try:
+        return json.loads(part + "\n" if ended else part)
+    except (ValueError, TypeError, RecursionError) as e:
+        raise NotAnExport(str(e)) from None
+
+
+class _Reading:
+    """An export's lines as they are decoded, one at a time: its records audited, its
+    checkpoint lines noted, what makes it no export told at the end (`export`)."""
+
+    def __init__(self) -> None:
+        self.audit, self.kept, self.trailers = Audit(), [], []
+        self.count, self.first = 0, None
+        self.records_only = True  # every line so far is an event record (position, hash, ...)
+
+    def take(self, line: Any, as_written: Any) -> None:
+        self.count += 1
+        if self.count == 1:
+            self.first = line
+        if isinstance(line, dict):
+            if len(line) == 1 and "checkpoint" in line:  # a checkpoint line
+                self.trailers.append((self.count, line["checkpoint"]))
+                return
+            self.records_only = self.records_only and "position" in line and "hash" in line
+        else:
+            self.records_only = False
+        self.kept.append(as_written)
+        if self.records_only:
+            self.audit.add(line)
+
+    def export(self) -> Export:
+        first, trailers = self.first, self.trailers
+        if not self.count:
+            raise NotAnExport("it holds no events")
+        if isinstance(first, dict) and {"status", "title"} <= first.keys():
+            raise NotAnExport(
+                f"it is an HTTP error answer ({first['status']} {first['title']}: "
+                f"{first.get('detail', '')}); did the request send the encounter's token "
+                '(-H "Authorization: Bearer $GM")?'
+            )
+        if not self.kept:
+            raise NotAnExport("it holds no events")
+        if not self.records_only:
+            raise NotAnExport("its lines are not event records (position, hash, ...)")
+        if not trailers:
+            return Export(self.audit, self.kept)
+        misplaced = None
+        if len(trailers) > 1:
+            misplaced = f"the file holds {len(trailers)} checkpoints; an export carries one"
+        elif trailers[0][0] != self.count:
+            misplaced = "the checkpoint is not the file's last line"
+        return Export(self.audit, self.kept, trailers[-1][1], misplaced)
+
+
 def read_export(text: str) -> Export:
     """An NDJSON or CSV export (CSV if it starts with its header), as docs/audit-spec.md §1
-    reads it; NotAnExport says why a text is none."""
-    text = text.removeprefix("\ufeff")
-    try:
-        if text.startswith("position,"):
-            lines = _csv_lines(text)
-        else:
-            lines = [json.loads(line) for line in _lines(text) if line.strip(" \t\r\n")]
-    except (ValueError, TypeError, RecursionError, csv.Error) as e:
-        raise NotAnExport(str(e)) from None
-    if not lines:
-        raise NotAnExport("it holds no events")
-    first = lines[0]
-    if isinstance(first, dict) and {"status", "title"} <= first.keys():
-        raise NotAnExport(
-            f"it is an HTTP error answer ({first['status']} {first['title']}: "
-            f"{first.get('detail', '')}); did the request send the encounter's token "
-            '(-H "Authorization: Bearer $GM")?'
-        )
-    trailers = [n for n, line in enumerate(lines) if _is_checkpoint_line(line)]
-    records = [line for n, line in enumerate(lines) if n not in trailers]
-    if not records:
-        raise NotAnExport("it holds no events")
-    if not all(isinstance(r, dict) and "position" in r and "hash" in r for r in records):
-        raise NotAnExport("its lines are not event records (position, hash, ...)")
-    if not trailers:
-        return Export(records)
-    misplaced = None
-    if len(trailers) > 1:
-        misplaced = f"the file holds {len(trailers)} checkpoints; an export carries one"
-    elif trailers[0] != len(lines) - 1:
-        misplaced = "the checkpoint is not the file's last line"
-    return Export(records, lines[trailers[-1]]["checkpoint"], misplaced)
-
-
-def _is_checkpoint_line(line: Any) -> bool:
-    return isinstance(line, dict) and set(line) == {"checkpoint"}
+    reads it, its records audited as they are decoded (each line once); NotAnExport says
+    why a text is none."""
+    text, reading = text.removeprefix("\ufeff"), _Reading()
+    if text.startswith("position,"):
+        try:
+            rows = _csv_lines(text)
+        except (ValueError, TypeError, RecursionError, csv.Error) as e:
+            raise NotAnExport(str(e)) from None
+        for row in rows:
+            reading.take(row, row)
+        return reading.export()
+    parts = text.split("\n")
+    last, take = len(parts) - 1, reading.take
+    for n, part in enumerate(parts):
+        if part[:1] in BLANK_START and not part.strip(" \t\r\n"):  # a line not copied
+            continue
+        try:  # json.loads(part), without its Python steps
+            line, end = _SCAN(part, 0)
+            if end != len(part) and part[end:].strip(" \t\r\n"):
+                line = _loaded(part, n < last)  # what follows the value: as json.loads says
+        except (StopIteration, ValueError, RecursionError):
+            line = _loaded(part, n < last)
+        take(line, part)
+    return reading.export()
 
 
 def checkpoint_verdict(
@@ -147,6 +242,13 @@ def checkpoint_verdict(
     misplaced: str | None = None,
 ) -> dict[str, Any]:
     """How far a checkpoint vouches for intact records (docs/audit-spec.md §6.1)."""
+    return _signed(checkpoint, keys, misplaced, [r.get("hash") for r in records])
+
+
+def _signed(
+    checkpoint: Any, keys: Iterable[dict[str, Any]], misplaced: str | None, hashes: list[Any]
+) -> dict[str, Any]:
+    """checkpoint_verdict, of records known by their hashes (in order)."""
     if checkpoint is NO_CHECKPOINT and misplaced is None:
         return _verdict(
             checkpoint, "none", True, "the file carries no checkpoint: nothing says it is whole"
@@ -154,7 +256,7 @@ def checkpoint_verdict(
     problem = misplaced or checkpoint_problem(checkpoint)
     if problem:
         return _verdict(checkpoint, "malformed", False, problem)
-    return _unsigned(checkpoint, keys) or _coverage(records, checkpoint)
+    return _unsigned(checkpoint, keys) or _coverage(hashes, checkpoint)
 
 
 def _verdict(checkpoint: Any, status: str, ok: bool, reason: str, **more: Any) -> dict[str, Any]:
@@ -200,10 +302,10 @@ def _unsigned(checkpoint: dict[str, Any], keys: Iterable[dict[str, Any]]) -> dic
     return None
 
 
-def _coverage(records: list[dict[str, Any]], checkpoint: dict[str, Any]) -> dict[str, Any]:
-    """The verdict on a signed checkpoint: whether the records reach its position, hold the
-    event it signed there, and go on past it."""
-    events = len(records)
+def _coverage(hashes: list[Any], checkpoint: dict[str, Any]) -> dict[str, Any]:
+    """The verdict on a signed checkpoint: whether the records (their hashes) reach its
+    position, hold the event it signed there, and go on past it."""
+    events = len(hashes)
     position = checkpoint["position"]
     if position > events:
         return _verdict(
@@ -213,7 +315,7 @@ def _coverage(records: list[dict[str, Any]], checkpoint: dict[str, Any]) -> dict
             f"the checkpoint vouches for {position} events; the file holds {events}",
             missing=[events + 1, position],
         )
-    if records[position - 1].get("hash") != checkpoint["hash"]:
+    if hashes[position - 1] != checkpoint["hash"]:
         return _verdict(
             checkpoint,
             "mismatch",
@@ -250,11 +352,22 @@ def verification(
 ) -> dict[str, Any]:
     """Verify records (from the store or an export file) and the checkpoint that came with
     them, against the published `keys`: {ok, chain, dice, checkpoint}."""
-    chain = verify_chain(records)
+    return judged(audited(records), checkpoint, keys, misplaced)
+
+
+def judged(
+    audit: Audit,
+    checkpoint: Any = NO_CHECKPOINT,
+    keys: Iterable[dict[str, Any]] = (),
+    misplaced: str | None = None,
+) -> dict[str, Any]:
+    """The report on audited records: the chain, then (if it holds) the derived columns,
+    then (if they hold) the dice and the checkpoint."""
+    chain = audit.chain.report()
     if chain.ok:
-        chain = check_derived_columns(records)
-    dice = verify_dice(records) if chain.ok else None
-    signed = checkpoint_verdict(records, checkpoint, keys, misplaced) if chain.ok else None
+        chain = audit.derived.report()
+    dice = audit.dice.report() if chain.ok else None
+    signed = _signed(checkpoint, keys, misplaced, audit.hashes) if chain.ok else None
     return {
         "ok": chain.ok and dice is not None and dice.ok and signed is not None and signed["ok"],
         "chain": asdict(chain),
@@ -265,4 +378,4 @@ def verification(
 
 def verify_export(export: Export, keys: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The report on an export file, its checkpoint checked against `keys`."""
-    return verification(export.records, export.checkpoint, keys, export.misplaced)
+    return judged(export.audit, export.checkpoint, keys, export.misplaced)

@@ -47,10 +47,33 @@ def ndjson_lines(events: Sequence[Any], voided: dict[int, int] | None = None) ->
     return ndjson_records(records(events, voided))
 
 
+# json.dumps(rec, ensure_ascii=False, separators=(",", ":")), its encoder made once
+_NDJSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def ndjson_records(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
     """Records (or a player's placeholders) as NDJSON lines."""
     for rec in rows:
-        yield json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n"
+        yield _NDJSON.encode(rec) + "\n"
+
+
+# a record's line, its members in record()'s order, then `hash` and `voided_by`
+_LINE = (
+    '{"position":%d,"type":%s,"timestamp":%s,"actor":%s,"cause":%s,"command":%s,'
+    '"data":{%s},"hash":%s,"voided_by":%s}\n'
+)
+
+
+def ndjson_line(
+    position: int, kind: str, head: tuple[str, ...], data: str, voided_by: int | None
+) -> str:
+    """The line ndjson_records writes for a record given as JSON text: `kind`, its type,
+    `head`, its timestamp, actor, cause, command and hash, and `data`, its data members
+    between the braces, each as json.dumps(value, ensure_ascii=False, separators=(",",
+    ":")) writes it (the event store's JSON writes them so; docs/audit-spec.md §1)."""
+    at, actor, cause, command, hashed = head
+    voided = "null" if voided_by is None else voided_by
+    return _LINE % (position, kind, at, actor, cause, command, data, hashed, voided)
 
 
 def csv_lines(

@@ -37,13 +37,20 @@ def _export(
     fraylog: Fraylog, encounter_id: UUID, until: int | None, fmt: str, sight: Sight | None
 ) -> Iterator[str]:
     """An export streamed page by page from the store, never held whole in memory (a
-    player's: each record he may not read as a placeholder, docs/visibility.md)."""
-    voided = _voided(fraylog, encounter_id, until)
+    player's: each record he may not read as a placeholder, docs/visibility.md); records
+    made from the stored rows' JSON, the corrections read first, alone (infra.export_rows)."""
+    from infra.export_rows import StoredLog
+
+    log = StoredLog.of(fraylog)
+    voided = log.voided(encounter_id, until)
     last = 0
-    for n, page in enumerate(fraylog.event_pages(encounter_id, until=until)):
-        rows = for_player(records(page, voided), sight)
-        lines = csv_records(rows, header=n == 0) if fmt == "csv" else ndjson_records(rows)
-        last = page[-1].originator_version
+    for n, page in enumerate(log.pages(encounter_id, until=until)):
+        if fmt == "ndjson" and sight is None:  # the GM's lines: the stored JSON's own text
+            lines: Iterator[str] = log.ndjson(encounter_id, page, voided)
+        else:
+            rows = for_player(log.records(encounter_id, page, voided), sight)
+            lines = csv_records(rows, header=n == 0) if fmt == "csv" else ndjson_records(rows)
+        last = page[-1][0]  # its position
         yield "".join(lines)  # a page a chunk: a chunk a line costs more than the line
     yield trailer(fraylog.checkpoints.latest(encounter_id, last), fmt)
 
