@@ -37,9 +37,12 @@ def _matches(if_none_match: str, etag: str) -> bool:
     return "*" in tags or etag in (tag.removeprefix("W/") for tag in tags)
 
 
-def answer(request: Request, body: bytes, headers: dict[str, str] | None = None) -> Response:
-    """200 with the body and its ETag, or 304 when the caller already holds that body."""
-    etag = etag_of(body)
+def answer(
+    request: Request, body: bytes, headers: dict[str, str] | None = None, etag: str | None = None
+) -> Response:
+    """200 with the body and its ETag (`etag`: the body's, made before), or 304 when the
+    caller already holds that body."""
+    etag = etag or etag_of(body)
     sent = {**(headers or {}), **_CACHING, "ETag": etag}
     if_none_match = request.headers.get("if-none-match")
     if if_none_match is not None and _matches(if_none_match, etag):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -29,6 +30,7 @@ from infra.export_rows import StoredLog
 from infra.group_commit import GroupCommit, Turns
 from infra.history import StoredHistory
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
+from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsHere
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
 from infra.sidetables import SideTables
@@ -342,6 +344,9 @@ class Fraylog(Application[UUID]):
             self.read_tables.close()
         if hasattr(self, "checkpoints"):
             self.checkpoints.close()
+        here = self.__dict__.get("_positions_here")  # made on the first kept read
+        if here is not None:
+            here.close()
 
     def verify(self, encounter_id: UUID, sight: Sight | None = None) -> dict[str, Any]:
         """Recompute the hash chain, re-derive the seeded and revealed server faces, and
@@ -511,6 +516,43 @@ class Fraylog(Application[UUID]):
         if not events:
             raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
         return events
+
+    def last_position(self, encounter_id: UUID) -> int:
+        """The position of an encounter's last stored event (one row read): what a kept
+        read is found by, asked of the store each time since another process may record."""
+        last = self.recorder.select_events(encounter_id, desc=True, limit=1)
+        if not last:
+            raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+        return last[0].originator_version
+
+    @cached_property
+    def narratives(self) -> KeptNarratives:
+        """The narrative logs kept in memory (infra.kept_reads), told on from the store."""
+        return KeptNarratives(
+            self.settings.narrative_cache_size,
+            lambda encounter_id, after: (
+                e for page in self.event_pages(encounter_id, after) for e in page
+            ),
+        )
+
+    @cached_property
+    def answers(self) -> KeptAnswers:
+        """The view's and the log's answers kept in memory (infra.kept_reads)."""
+        return KeptAnswers(self.settings.answer_cache_bytes)
+
+    @cached_property
+    def _positions_here(self) -> PositionsHere | None:
+        path = self.settings.sqlite_path
+        if self.settings.backend != "sqlite" or ":memory:" in path or "mode=memory" in path:
+            return None
+        return PositionsHere(path, self.recorder.events_table_name)  # type: ignore[attr-defined]
+
+    def last_position_here(self, encounter_id: UUID) -> int | None:
+        """`last_position` read on the calling thread without the thread pool, where the
+        store allows it (a SQLite file: infra.kept_reads.PositionsHere); None elsewhere, or
+        for an encounter with no event: ask `last_position` in the thread pool."""
+        here = self._positions_here
+        return None if here is None else here.last(encounter_id)
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot the aggregate just saved, from memory, when its events cross a multiple of

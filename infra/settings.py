@@ -58,6 +58,10 @@ class Settings:
     rule_books: tuple[str, ...] = ()
     idempotency_retention_hours: float = 24.0  # an Idempotency-Key older is forgotten
     projections: bool = True  # `fraylog serve` keeps the read models (FRAYLOG_PROJECTIONS)
+    # reads kept in memory (infra/kept_reads.py): the narrative logs of this many encounters
+    # (each language apart), and the latest answers' bytes of the view and log up to this size
+    narrative_cache_size: int = 100
+    answer_cache_bytes: int = 64 * 1024 * 1024
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -105,6 +109,8 @@ class Settings:
             ),
             projections=os.environ.get("FRAYLOG_PROJECTIONS", "").lower()
             not in ("off", "0", "false", "no", "n"),
+            narrative_cache_size=int(os.environ.get("FRAYLOG_NARRATIVE_CACHE_SIZE", "100")),
+            answer_cache_bytes=int(float(os.environ.get("FRAYLOG_ANSWER_CACHE_MB", "64")) * 2**20),
         )
 
     def __post_init__(self) -> None:
@@ -140,6 +146,10 @@ class Settings:
             raise ValueError("FRAYLOG_IDEMPOTENCY_RETENTION_HOURS must be more than 0")
         if self.cache_size < 0:
             raise ValueError("FRAYLOG_CACHE_SIZE must be 0 (no cache) or more")
+        if self.narrative_cache_size < 0 or self.answer_cache_bytes < 0:
+            raise ValueError(
+                "FRAYLOG_NARRATIVE_CACHE_SIZE and FRAYLOG_ANSWER_CACHE_MB must be 0 (none) or more"
+            )
         for name in ("rate_create", "rate_mint", "rate_accounts", "rate_commands"):
             if not re.fullmatch(RATE_SPEC, getattr(self, name).strip().lower()):
                 raise ValueError(

@@ -58,7 +58,7 @@ def _narrate(events: Sequence[Any], lang: Lang, sight: Sight | None) -> Iterator
     state: EncounterState | None = None
     for event in events:
         shown = as_read(event, sight)
-        text = line_of(shown, state, lang) if state is not None else _created(shown, lang)
+        text = line_of(shown, state, lang) if state is not None else created_line(shown, lang)
         yield {
             "position": event.originator_version,
             "round": state.round if state else 1,
@@ -107,7 +107,8 @@ def say(code: str, lang: str, **params: Any) -> str:
     return TEXTS[code].say(lang, **params)
 
 
-def _created(e: Any, lang: str) -> str:
+def created_line(e: Any, lang: str) -> str:
+    """The first event's line (no state before it to tell it from)."""
     return say("created", lang, name=e.name, ruleset=e.ruleset, dice_source=e.dice_source)
 
 

@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request, Response
-from pydantic import TypeAdapter
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
@@ -23,9 +22,9 @@ from api.deps import (
     token_grant,
 )
 from api.deps import account as account_dep
-from api.etag import NOT_MODIFIED, answer, json_bytes
+from api.etag import NOT_MODIFIED
 from api.routes import commands, reads, record, roster, statistics, stream, tokens
-from api.routes.common import ERRORS, created, player_sight
+from api.routes.common import ERRORS, created
 from api.routes.links import COMBATANT_LINKS, ENCOUNTER_LINKS
 from api.schemas import MAX_POSITION
 from domain.encounter import GM
@@ -38,7 +37,6 @@ from infra.cursors import after as page_after
 from infra.cursors import cursor
 from infra.read_model_views import projected as read_models_position
 from projections.view import combatant_view_of, encounter_view
-from projections.visibility import view_for_player
 
 router = APIRouter(prefix="/encounters", tags=["encounters"])
 
@@ -153,13 +151,7 @@ async def get_encounter(
     """The encounter view, now or as it was after event `version` (a player's token: without
     what the GM keeps from the players, docs/visibility.md). Its `ETag` is the answer's
     hash: `If-None-Match` holding it is answered `304 Not Modified`."""
-    state = await run_in_threadpool(fraylog.state, encounter_id, version)
-    sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
-    view = view_for_player(encounter_view(state), sight)
-    return answer(request, json_bytes(_VIEW, view))
-
-
-_VIEW: TypeAdapter[Any] = TypeAdapter(s.EncounterPublic)
+    return await reads.kept_view(encounter_id, fraylog, grant, request, version)
 
 
 @router.post(

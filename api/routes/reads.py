@@ -5,6 +5,7 @@ each as the asking token may read it (docs/visibility.md)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -15,14 +16,16 @@ from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
 from api.deps import FraylogDep, ReaderDep, log_lang
-from api.etag import NOT_MODIFIED, answer, json_bytes
+from api.etag import NOT_MODIFIED, json_bytes
+from api.kept_answers import Built, Viewer, kept_answer, reader
 from api.routes.common import ERRORS, After, Until, player_sight
 from api.schemas import MAX_POSITION
 from domain.corrections import voided_by
+from infra.access import Grant
 from infra.app import Fraylog
 from projections.diff import diff_views
-from projections.export import csv_records, ndjson_records, record_of, records, trailer
-from projections.narrative import Lang, check_lang, narrative
+from projections.export import csv_records, ndjson_records, records, trailer
+from projections.narrative import Lang, check_lang
 from projections.view import encounter_view
 from projections.visibility import Sight, choices_for_player, for_player, view_for_player
 
@@ -97,23 +100,57 @@ async def get_events(
 
 
 _LOG: TypeAdapter[s.NarrativeLog] = TypeAdapter(s.NarrativeLog)
+_VIEW: TypeAdapter[Any] = TypeAdapter(s.EncounterPublic)
 
 
-def _log_lines(
-    events: list[Any], lang: Lang, sight: Sight | None, after: int, end: int | None
-) -> list[dict[str, Any]]:
-    """The lines of the events after `after` up to `end` (None: to the last), each told from
-    the state before it (so from the first event on), marked voided by any correction of
-    `events`, without the events a player may not read."""
-    told = events if end is None else [e for e in events if e.originator_version <= end]
-    page = [e for e in told if e.originator_version > after]
-    kept = {r["position"] for r in for_player(map(record_of, page), sight) if "type" in r}
-    voided = voided_by(events)
-    return [
-        {**line, "voided_by": voided.get(line["position"])}
-        for line in narrative(told, lang, sight)
-        if line["position"] in kept
-    ]
+def _log(
+    fraylog: Fraylog,
+    encounter_id: UUID,
+    lang: Lang,
+    viewer: Viewer,
+    until: int | None,
+    after: int,
+    end: int | None,
+) -> Built:
+    """The log's lines of the events after `after` up to `end` (None: to the last), from
+    the kept log told on to the last event (projections.kept_lines), as the reader may read
+    them."""
+    check_lang(lang, fraylog.ruleset(encounter_id))  # a kept answer passed it once made
+    with fraylog.narratives.told(encounter_id, lang) as kept:
+        sight = None if viewer is None else kept.sight(*viewer)
+        lines = kept.told(sight, after, end, until)
+        last, version = kept.last(until), kept.version
+    log = {"lines": lines, "next_after": end if end is not None and end < last else None}
+    return version, json_bytes(_LOG, log)
+
+
+def _view(fraylog: Fraylog, encounter_id: UUID, viewer: Viewer, asked: int | None) -> Built:
+    """The view at `asked` (None: now) as the reader sees it; made at the version now, or
+    not to be kept when an event was recorded between the state and the sight read."""
+    state = fraylog.state(encounter_id, asked)
+    now: int | None = state.version if asked is None else None
+    sight = None
+    if viewer is not None:
+        with fraylog.narratives.told(encounter_id, "en") as kept:
+            sight = kept.sight(*viewer)
+            now = kept.version if now in (None, kept.version) else None
+    elif now is None:
+        now = fraylog.last_position(encounter_id)
+    return now, json_bytes(_VIEW, view_for_player(encounter_view(state), sight))
+
+
+async def kept_view(
+    encounter_id: UUID,
+    fraylog: Fraylog,
+    grant: Grant | None,
+    request: Request,
+    version: int | None,
+) -> Response:
+    """GET /encounters/{id} (api/routes/encounters.py): the view, kept."""
+    now, viewer = await reader(fraylog, encounter_id, grant)
+    asked = None if version is None or version >= now else version
+    build = partial(_view, fraylog, encounter_id, viewer, asked)
+    return await kept_answer(request, fraylog, encounter_id, now, ("view", viewer, asked), build)
 
 
 @router.get(
@@ -156,18 +193,15 @@ async def get_log(
     (any other: 422, rule `LANG`, field `lang`). An event without a Spanish line yet keeps
     its English one. Its `ETag` is the answer's hash: `If-None-Match` holding it is
     answered `304 Not Modified`."""
-    events = await run_in_threadpool(fraylog.event_log, encounter_id, until)
-    check_lang(lang, events[0].ruleset)
+    now, viewer = await reader(fraylog, encounter_id, grant)
     headers = {"Content-Language": "es"} if lang == "es" else {}
-    sight = await run_in_threadpool(player_sight, fraylog, encounter_id, grant)
     end: int | None = None
     if after is not None or limit is not None:
         size = min(limit or fraylog.settings.page_size, fraylog.settings.page_size)
         end = (after or 0) + size
-    lines = await run_in_threadpool(_log_lines, events, lang, sight, after or 0, end)
-    last = events[-1].originator_version
-    log = {"lines": lines, "next_after": end if end is not None and end < last else None}
-    return answer(request, json_bytes(_LOG, log), headers)
+    key = ("log", viewer, lang, until, after or 0, end)
+    build = partial(_log, fraylog, encounter_id, lang, viewer, until, after or 0, end)
+    return await kept_answer(request, fraylog, encounter_id, now, key, build, headers)
 
 
 @router.get(
