@@ -7,7 +7,7 @@ DEF, AP left) is computed by the rule system from these facts.
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
@@ -29,6 +29,25 @@ def copied(model: Any, memo: dict[int, Any] | None) -> Any:
     if model.__pydantic_extra__:
         copy.__pydantic_extra__ = deepcopy(model.__pydantic_extra__, memo)
     return copy
+
+
+Book = TypeVar("Book", bound=BaseModel)
+_PARSED: dict[tuple[int, type], tuple[dict[str, Any], Any]] = {}  # stat blocks, as their models
+PARSED_KEPT = 4096
+
+
+def stats_as(who: CombatantState, model: type[Book]) -> Book:
+    """His stat block as his book's model (a copy of it each time). A stat block never
+    changes once he is added and every copy of him shares it (CombatantState.__deepcopy__),
+    so it is validated once, not at each of the many reads a command and its view make; the
+    entry holds the block, so its id is not reused while it is kept."""
+    key = (id(who.stats), model)
+    kept = _PARSED.get(key)
+    if kept is None or kept[0] is not who.stats:
+        if len(_PARSED) >= PARSED_KEPT:
+            _PARSED.clear()
+        kept = _PARSED[key] = (who.stats, model.model_validate(who.stats))
+    return kept[1].model_copy()
 
 
 EffectTarget = Literal["ab", "primary_attack", "act", "def", "ip", "damage"]

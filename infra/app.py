@@ -34,7 +34,7 @@ from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsHere
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
 from infra.sidetables import SideTables
-from infra.sqlite_tuning import set_synchronous
+from infra.sqlite_tuning import keep_connections, set_synchronous
 from projections.audit import NO_CHECKPOINT, Audit, judged
 from projections.visibility import Sight, departed, for_player, sight_of
 
@@ -95,7 +95,9 @@ class Fraylog(Application[UUID]):
         # its recorder marks an Idempotency-Key in the transaction of its command's events
         super().__init__(env={**self.settings.eventsourcing_env(), **recorder_env(self.settings)})
         if self.settings.backend == "sqlite":
-            set_synchronous(self.recorder.datastore.pool, self.settings.sqlite_synchronous)  # type: ignore[attr-defined]
+            pool = self.recorder.datastore.pool  # type: ignore[attr-defined]
+            set_synchronous(pool, self.settings.sqlite_synchronous)
+            keep_connections(pool)
         self.secrets = SecretStore(self.settings)
         self.access = AccessStore(self.settings)
         self.keys = IdempotencyKeys(self.settings)

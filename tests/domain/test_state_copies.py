@@ -50,3 +50,27 @@ def test_given_a_fight_under_way_when_its_copy_is_changed_everywhere_then_the_en
 
     assert encounter.state.model_dump() == before
     assert copy.state.model_dump(warnings=False) != before
+
+
+def test_given_a_combatant_when_his_stats_are_read_often_then_validated_once_each_read_his_own():
+    from domain.rulesystems.novus.stats import NovusStats
+    from domain.state import stats_as
+
+    table = duel()
+    who = table.state.combatants[table.who("A")["id"]]
+    calls = []
+    real = NovusStats.model_validate
+
+    def counted(data: Any, *args: Any, **kw: Any) -> NovusStats:
+        calls.append(data)
+        return real(data, *args, **kw)
+
+    NovusStats.model_validate = counted  # type: ignore[method-assign]
+    try:
+        first = stats_as(deepcopy(who), NovusStats)  # a copy of him shares his stat block
+        first.ar = 99  # the one he was given, not the one kept
+        again = stats_as(who, NovusStats)
+    finally:
+        NovusStats.model_validate = real  # type: ignore[method-assign]
+
+    assert len(calls) <= 1 and again.ar == who.stats["ar"]

@@ -260,3 +260,30 @@ def test_given_a_command_in_commit_when_another_comes_for_that_table_then_it_tak
     assert [e.originator_version for e in fraylog.event_log(eid)] == [1, 2, 3, 4]
     assert fraylog.state(eid).combatants[a].hits == 27
     assert fraylog.turns.waiting(eid) == 0
+
+
+def test_given_many_concurrent_loads_when_sqlite_gives_connections_back_then_it_keeps_them(
+    tmp_path,
+) -> None:
+    app = Fraylog(Settings(sqlite_path=str(tmp_path / "k.db")))
+    try:
+        eid = UUID(app.create_encounter("Kept", "novus").state.id)
+        pool = app.recorder.datastore.pool  # type: ignore[attr-defined]
+        opened = []
+        real = pool._create_connection
+
+        def counted() -> Any:
+            opened.append(1)
+            return real()
+
+        pool._create_connection = counted
+        held = [pool.get_connection(is_writer=False) for _ in range(12)]  # 12 at once
+        for conn in held:
+            pool.put_connection(conn)
+        held = [pool.get_connection(is_writer=False) for _ in range(12)]
+        for conn in held:
+            pool.put_connection(conn)
+        app.state(eid)
+        assert len(opened) <= 12  # the second twelve were those given back, kept
+    finally:
+        app.close()

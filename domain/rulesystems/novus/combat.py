@@ -8,14 +8,14 @@ from typing import Any
 from domain.rulesystems.base import with_situational
 from domain.rulesystems.novus.state import NovusAction, marks_of
 from domain.rulesystems.novus.stats import SHIELD_DEF, NovusStats, Weapon
-from domain.state import ActionState, CombatantState, EncounterState
+from domain.state import ActionState, CombatantState, EncounterState, stats_as
 
 DAZED_PENALTY = -4  # NOV-COND-2
 RUN_PENALTY_PER_AP = -2  # NOV-MOVE-1
 
 
 def stats_of(who: CombatantState) -> NovusStats:
-    return NovusStats.model_validate(who.stats)
+    return stats_as(who, NovusStats)  # validated once per stat block
 
 
 def is_dead(who: CombatantState) -> bool:

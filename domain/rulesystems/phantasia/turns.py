@@ -9,14 +9,14 @@ from typing import Any
 from domain.rulesystems.phantasia import statuses
 from domain.rulesystems.phantasia.refusals import refused
 from domain.rulesystems.phantasia.stats import PhantasiaOptions, PhantasiaStats, max_pm
-from domain.state import CombatantState, EncounterState
+from domain.state import CombatantState, EncounterState, stats_as
 
 ACTION_POINTS = 2  # PHA-ACT-1
 REPEAT_STEP = 3  # PHA-ACT-3: −3 for each offensive action after the first in a turn
 
 
 def stats_of(who: CombatantState) -> PhantasiaStats:
-    return PhantasiaStats.model_validate(who.stats)
+    return stats_as(who, PhantasiaStats)  # validated once per stat block
 
 
 def options_of(state: EncounterState) -> PhantasiaOptions:

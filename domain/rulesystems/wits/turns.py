@@ -12,7 +12,7 @@ from domain.rulesystems.wits import commands as wc
 from domain.rulesystems.wits import events as we
 from domain.rulesystems.wits.state import marks_of, round_marks_of
 from domain.rulesystems.wits.stats import WitsOptions, WitsStats
-from domain.state import ActionState, CombatantState, EncounterState
+from domain.state import ActionState, CombatantState, EncounterState, stats_as
 
 ACTIONS_PER_ROUND = 2  # WIT-ACT-1
 SECONDS_PER_ROUND = 2  # WIT-RND-1
@@ -20,7 +20,7 @@ TIE_DIE = 6  # Default WIT-AMB-15: each tied character rolls 1d6, higher first, 
 
 
 def stats_of(who: CombatantState) -> WitsStats:
-    return WitsStats.model_validate(who.stats)
+    return stats_as(who, WitsStats)  # validated once per stat block
 
 
 def options_of(state: EncounterState) -> WitsOptions:
