@@ -1,6 +1,12 @@
 """The live feed: one per process, it tells every client following an encounter that new
-events were stored, and each client reads them from the store after the last position it
+events were stored, and each client sends them from the store after the last position it
 sent, so nothing is skipped or sent twice.
+
+The followers of an encounter share their reads: the page after a position is read once
+for all who wait at that position (and what they work out of it alike, such as a player's
+sight, once per key), then each sends it as its token may read it. A follower that lags
+(a slow client: uvicorn stops it while the client's socket buffer is full) reads its own
+pages later from its own position: nothing is queued for it in the meantime.
 
 Events saved by this process wake their followers at once. On PostgreSQL one subscription
 per process (LISTEN/NOTIFY, holding one pooled connection), opened when the first client
@@ -13,8 +19,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections import Counter, defaultdict
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Hashable
 from typing import Any
 from uuid import UUID
 
@@ -23,10 +29,52 @@ from infra.app import Fraylog
 
 log = logging.getLogger("fraylog.feed")
 
+PAGES_KEPT = 4  # reads kept per encounter until its next save: bounds a feed's memory
+
 
 class TooManyStreams(DomainError):
+    """Raised when a token, or the process, holds as many open streams as allowed."""
+
     status = 429
     title = "Too many open streams"
+
+
+class Page(list[Any]):
+    """Stored events read once for every follower waiting at the same position, with what
+    those followers work out of them alike."""
+
+    def __init__(self, events: list[Any]) -> None:
+        super().__init__(events)
+        self._shared: dict[Hashable, asyncio.Future[Any]] = {}
+        self._kept: dict[Hashable, Any] = {}
+
+    async def shared(self, key: Hashable, work: Callable[[], Any]) -> Any:
+        """`work()` run once (in a thread) for every follower that asks by `key`."""
+        done = self._shared.get(key)
+        if done is None:
+            done = self._shared[key] = asyncio.ensure_future(asyncio.to_thread(work))
+        # one follower leaving must not cancel what the others wait for
+        return await asyncio.shield(done)
+
+    def kept(self, key: Hashable, work: Callable[[], Any]) -> Any:
+        """`work()` run once, here, for every follower that asks by `key` (no I/O in it)."""
+        if key not in self._kept:
+            self._kept[key] = work()
+        return self._kept[key]
+
+
+class Followers:
+    """The followers of one encounter in this process and the reads they share since its
+    last save (a read begun before a save may have missed it: none is shared after it)."""
+
+    def __init__(self) -> None:
+        self.woken: set[asyncio.Event] = set()
+        self.reads: dict[int, asyncio.Future[Page]] = {}  # after position -> its page
+
+    def wake(self) -> None:
+        self.reads = {}
+        for woken in self.woken:
+            woken.set()
 
 
 class Feed:
@@ -34,8 +82,9 @@ class Feed:
 
     def __init__(self, fraylog: Fraylog) -> None:
         self.fraylog = fraylog
-        self._followers: dict[str, set[asyncio.Event]] = defaultdict(set)
+        self._encounters: dict[str, Followers] = {}
         self._open: Counter[str] = Counter()
+        self._streams = 0  # open in this process, whatever their tokens
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscription: Any = None
         self._thread: threading.Thread | None = None
@@ -78,13 +127,21 @@ class Feed:
             loop.call_soon_threadsafe(self._wake, encounter_id)
 
     def _wake(self, encounter_id: str) -> None:
-        for woken in self._followers.get(encounter_id, ()):
-            woken.set()
+        followers = self._encounters.get(encounter_id)
+        if followers is not None:
+            followers.wake()
 
     # -- following ----------------------------------------------------------------
     def open_stream(self, holder: str) -> None:
-        """Count a stream of a token; refuse past the limit."""
-        limit = self.fraylog.settings.max_streams_per_token
+        """Count a stream of a token; refuse past the token's limit or the process's."""
+        settings = self.fraylog.settings
+        if self._streams >= settings.max_streams:
+            raise TooManyStreams(
+                "LIMIT",
+                f"this server process already has {settings.max_streams} open streams "
+                "(FRAYLOG_MAX_STREAMS); try again later",
+            )
+        limit = settings.max_streams_per_token
         if self._open[holder] >= limit:
             raise TooManyStreams(
                 "LIMIT",
@@ -92,25 +149,42 @@ class Feed:
                 "close one first",
             )
         self._open[holder] += 1
+        self._streams += 1
 
     def close_stream(self, holder: str) -> None:
         self._open[holder] -= 1
+        self._streams -= 1
         if self._open[holder] <= 0:
             del self._open[holder]
 
-    async def follow(self, encounter_id: UUID, after: int) -> AsyncIterator[list[Any]]:
+    def _page(self, encounter_id: UUID, followers: Followers, after: int) -> asyncio.Future[Page]:
+        """The read of the page after `after`: begun now unless another follower began it
+        since the encounter's last save (then shared)."""
+        read = followers.reads.get(after)
+        if read is None:
+            work = asyncio.to_thread(self.fraylog.event_page, encounter_id, after)
+            read = followers.reads[after] = asyncio.ensure_future(_as_page(work))
+            while len(followers.reads) > PAGES_KEPT:  # the oldest first (insertion order)
+                del followers.reads[next(iter(followers.reads))]
+        return read
+
+    async def follow(self, encounter_id: UUID, after: int) -> AsyncIterator[Page]:
         """Yield the encounter's events after position `after`, page by page, now and as
         they are stored, until the client goes away. A page shorter than the page size ends
-        where the stored events end; after a full page that did, an empty page says so."""
+        where the stored events end; after a full page that did, an empty page says so.
+        A page may be shared with other followers: it is not to be changed."""
         key = str(encounter_id)
         woken = asyncio.Event()
-        self._followers[key].add(woken)
+        followers = self._encounters.setdefault(key, Followers())
+        followers.woken.add(woken)
         self._subscribe()  # before the first read: nothing stored after it is missed
         full = False  # the last page yielded was full: the caller cannot tell it was the end
         try:
             while True:
-                woken.clear()  # a save from now on wakes the wait below
-                page = await asyncio.to_thread(self.fraylog.event_page, encounter_id, after)
+                # a save from now on wakes the wait below; a read shared from before that
+                # save is no longer found (the save emptied `reads`): no await in between
+                woken.clear()
+                page = await asyncio.shield(self._page(encounter_id, followers, after))
                 if page:
                     yield page
                     after = page[-1].originator_version
@@ -118,9 +192,13 @@ class Feed:
                 else:
                     if full:
                         full = False
-                        yield []
+                        yield Page([])
                     await woken.wait()
         finally:
-            self._followers[key].discard(woken)
-            if not self._followers[key]:
-                del self._followers[key]
+            followers.woken.discard(woken)
+            if not followers.woken and self._encounters.get(key) is followers:
+                del self._encounters[key]
+
+
+async def _as_page(read: Any) -> Page:
+    return Page(await read)

@@ -41,6 +41,7 @@ class Settings:
     max_combatants: int = 100  # per encounter
     max_encounters_per_account: int = 1000
     max_streams_per_token: int = 5
+    max_streams: int = 10_000  # open live feeds per process: keep it under `ulimit -n`
     # how long a process keeps what a token allows: a token rotated or revoked in another
     # process works here that long (`fraylog serve --workers N`, N > 1, makes it 0)
     grant_cache_seconds: float = 5.0
@@ -79,6 +80,7 @@ class Settings:
                 os.environ.get("FRAYLOG_MAX_ENCOUNTERS_PER_ACCOUNT", "1000")
             ),
             max_streams_per_token=int(os.environ.get("FRAYLOG_MAX_STREAMS_PER_TOKEN", "5")),
+            max_streams=int(os.environ.get("FRAYLOG_MAX_STREAMS", "10000")),
             grant_cache_seconds=float(os.environ.get("FRAYLOG_GRANT_CACHE_SECONDS", "5")),
             max_tokens_per_encounter=int(
                 os.environ.get("FRAYLOG_MAX_TOKENS_PER_ENCOUNTER", "100")
@@ -128,6 +130,7 @@ class Settings:
             "max_combatants",
             "max_encounters_per_account",
             "max_streams_per_token",
+            "max_streams",
             "max_tokens_per_encounter",
             "page_size",
             "commit_group_size",

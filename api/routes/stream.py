@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 from uuid import UUID
 
 from fastapi import APIRouter, Header, Query, Request
-from sse_starlette import EventSourceResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
@@ -24,7 +24,7 @@ from domain.events import Correction
 from domain.fold import evolve
 from infra.access import Grant
 from infra.app import EncounterNotFound, Fraylog
-from infra.feed import Feed
+from infra.feed import Feed, Page
 from infra.stream_tickets import TICKET_SECONDS
 from projections.export import records
 from projections.view import encounter_view
@@ -158,7 +158,7 @@ class Follower:
 
     async def messages(
         self, start: int, view: bool, release: Callable[[], None]
-    ) -> AsyncIterator[dict[str, Any]]:
+    ) -> AsyncIterator[dict[str, Any] | bytes]:
         """The stream's messages from position `start` on, until the token is revoked or
         the client leaves; `release` once it ends."""
         fraylog, encounter_id = self.fraylog, self.encounter_id
@@ -174,13 +174,29 @@ class Follower:
                     return  # the token was revoked while the stream was open
                 corrections += [e for e in page if isinstance(e, Correction)]
                 complete = len(page) < fraylog.settings.page_size  # it ends where saves end
-                # as things stand when the page is sent (the latest state: a page may end
-                # in the middle of a command, and a reader chooses where it starts)
-                sight = await run_in_threadpool(player_sight, fraylog, encounter_id, self.grant)
-                for message in _page(page, voided_by(corrections), sight, views, complete):
+                for message in _page(page, await self._sent(page, corrections), views, complete):
                     yield message
         finally:
             release()
+
+    async def _sent(self, page: Page, corrections: list[Any]) -> Sent:
+        """The page's messages as this token may read them, and its sight: worked out once
+        for every follower of the page who reads alike (the same combatants, the same
+        corrections), since a player's sight reads the encounter and its corrections."""
+        fraylog, encounter_id, grant = self.fraylog, self.encounter_id, self.grant
+        # who reads alike: a player's sight is his combatants'; the GM (and everyone in open
+        # mode) reads everything, as `player_sight` says
+        reader = None if grant.is_gm or not fraylog.settings.auth else grant.combatants
+        # as things stand when the page is sent (the latest state: a page may end in the
+        # middle of a command, and a reader chooses where it starts); the GM's is None
+        sight = (
+            None
+            if reader is None
+            else await page.shared(reader, lambda: player_sight(fraylog, encounter_id, grant))
+        )
+        voided = voided_by(corrections)
+        key = (reader, tuple(voided.get(e.originator_version) for e in page))
+        return Sent(page.kept(key, lambda: _messages(page, voided, sight)), sight)
 
     async def _still_allowed(self) -> bool:
         """The token sent (or the one the ticket came from) is neither revoked nor expired."""
@@ -199,20 +215,34 @@ class Follower:
         return True
 
 
+class Sent(NamedTuple):
+    """A page's event messages as a token may read them, and the sight they were read by."""
+
+    messages: list[bytes]
+    sight: Sight | None
+
+
+def _messages(page: list[Any], voided: dict[int, int], sight: Sight | None) -> list[bytes]:
+    """Each event's record as the token may read it, as an SSE message: encoded here once
+    for every follower who reads it alike (as the response would encode it, by its
+    separator)."""
+    sep = EventSourceResponse.DEFAULT_SEPARATOR
+    return [
+        ServerSentEvent(id=str(rec["position"]), data=json.dumps(rec), sep=sep).encode()
+        for rec in (for_player([rec], sight)[0] for rec in records(page, voided))
+    ]
+
+
 def _page(
-    page: list[Any],
-    voided: dict[int, int],
-    sight: Sight | None,
-    views: Views | None,
-    complete: bool,
-) -> Iterator[dict[str, Any]]:
-    """A page's messages: each event's record as the token may read it, and with `views`
-    the view after each command that ended (after the last one if the page is `complete`)."""
-    for event, rec in zip(page, records(page, voided), strict=True):
+    page: list[Any], sent: Sent, views: Views | None, complete: bool
+) -> Iterator[dict[str, Any] | bytes]:
+    """A page's messages: each event's record, and with `views` the view after each command
+    that ended (after the last one if the page is `complete`)."""
+    sight = sent.sight
+    for event, message in zip(page, sent.messages, strict=True):
         if views is not None and (shown := views.before(event, sight)) is not None:
             yield shown
-        rec = for_player([rec], sight)[0]
-        yield {"id": str(rec["position"]), "data": json.dumps(rec)}
+        yield message
     if views is not None and complete and (shown := views.now(sight)) is not None:
         yield shown
 
