@@ -73,39 +73,41 @@ def refusing(bad: str) -> Callable[[Sequence[Any]], None]:
     return record
 
 
+def saved_while_held(
+    commits: GroupCommit, store: HeldStore, payloads: str | tuple[str, ...]
+) -> dict[str, dict[str, Any]]:
+    """Given a commit under way ("first"), when `payloads` are saved meanwhile: each one's
+    outcome once all are done."""
+    first, _ = in_thread(lambda: commits.commit("first"))
+    assert store.first.wait(30)
+    others = {x: in_thread(lambda x=x: commits.commit(x)) for x in payloads}
+    waiting(commits, len(payloads))
+    store.release()
+    for thread, _ in [(first, None), *others.values()]:
+        thread.join(30)
+    return {x: outcome for x, (_, outcome) in others.items()}
+
+
 def test_given_a_commit_under_way_when_three_saves_arrive_then_they_commit_in_one_transaction():
     store = HeldStore(refusing("none"))
     commits = GroupCommit(store)
-    first, _ = in_thread(lambda: commits.commit("first"))
-    assert store.first.wait(30)
-    others = [in_thread(lambda x=x: commits.commit(x)) for x in "abc"]
-    waiting(commits, 3)
 
-    store.release()
-    for thread, _ in [(first, None), *others]:
-        thread.join(30)
+    outcomes = saved_while_held(commits, store, "abc")
 
     assert store.batches[0] == ["first"]
     assert sorted(store.batches[1]) == ["a", "b", "c"] and len(store.batches) == 2
-    assert all("error" not in outcome for _, outcome in others)
+    assert all("error" not in outcome for outcome in outcomes.values())
     assert (commits.batches, commits.saved) == (1, 3)
 
 
 def test_given_a_batch_one_save_breaks_when_committed_then_only_that_save_fails():
     store = HeldStore(refusing("bad"))
     commits = GroupCommit(store)
-    first, _ = in_thread(lambda: commits.commit("first"))
-    assert store.first.wait(30)
-    others = {x: in_thread(lambda x=x: commits.commit(x)) for x in ("a", "bad", "c")}
-    waiting(commits, 3)
 
-    store.release()
-    first.join(30)
-    for thread, _ in others.values():
-        thread.join(30)
+    outcomes = saved_while_held(commits, store, ("a", "bad", "c"))
 
-    assert isinstance(others["bad"][1].get("error"), ValueError)
-    assert "error" not in others["a"][1] and "error" not in others["c"][1]
+    assert isinstance(outcomes["bad"].get("error"), ValueError)
+    assert "error" not in outcomes["a"] and "error" not in outcomes["c"]
     # the batch rolled back, then each was committed alone
     assert sorted(store.batches[1]) == ["a", "bad", "c"]
     assert sorted(map(tuple, store.batches[2:])) == [("a",), ("bad",), ("c",)]
@@ -114,14 +116,8 @@ def test_given_a_batch_one_save_breaks_when_committed_then_only_that_save_fails(
 def test_given_a_batch_limit_when_more_saves_wait_then_each_transaction_holds_at_most_it():
     store = HeldStore(refusing("none"))
     commits = GroupCommit(store, most=2)
-    first, _ = in_thread(lambda: commits.commit("first"))
-    assert store.first.wait(30)
-    others = [in_thread(lambda x=x: commits.commit(x)) for x in "abcde"]
-    waiting(commits, 5)
 
-    store.release()
-    for thread, _ in [(first, None), *others]:
-        thread.join(30)
+    saved_while_held(commits, store, "abcde")
 
     assert max(len(b) for b in store.batches) == 2
     assert sorted(x for b in store.batches[1:] for x in b) == list("abcde")
