@@ -72,13 +72,15 @@ def install() -> None:
 def _defer(logger: logging.Logger) -> bool:
     """The access logger's handlers moved behind a queue, each with the filter (a request
     only puts its record in the queue); True once done. A logger without handlers of its
-    own (logging configured otherwise) is left as it is. The thread writes what is queued
-    when the process exits; a killed process loses the lines not yet written."""
+    own, or one whose records also go to its parents' handlers (logging configured
+    otherwise than uvicorn's default), is left as it is, filtered where it logs. The thread
+    writes what is queued when the process exits; a killed process (or a worker that
+    uvicorn stops without running its exit handlers) loses the lines not yet written."""
     global _LISTENER
     if any(isinstance(h, Deferred) for h in logger.handlers):
         return True
     handlers = list(logger.handlers)
-    if not handlers:
+    if not handlers or logger.propagate:  # a record that propagates must be redacted first
         return False
     for handler in handlers:
         if not any(isinstance(f, RedactTokens) for f in handler.filters):

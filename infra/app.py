@@ -104,7 +104,11 @@ class Fraylog(Application[UUID]):
         self.accounts = Accounts(self.settings)
         self.read_tables = SideTables(self.settings)  # the read models', for the API's reads
         self.checkpoints = Checkpoints(self.settings)
-        self.commits = GroupCommit(self._record_together, self.settings.commit_group_size)
+        self.commits = GroupCommit(
+            self._record_together,
+            self.settings.commit_group_size,
+            own=(IntegrityError, DomainError),  # a taken position; a key's mark, a cap
+        )
         self.turns = Turns()  # one write at a time per encounter in this process
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
@@ -357,8 +361,9 @@ class Fraylog(Application[UUID]):
         the stored rows, a page at a time, each record made from its row's JSON
         (infra.export_rows) and dropped once checked."""
         log, audit, last = StoredLog.of(self), Audit(), 0
-        voided = log.voided(encounter_id)
-        for page in log.pages(encounter_id):
+        end = self.last_position(encounter_id)  # events recorded meanwhile are not read:
+        voided = log.voided(encounter_id, end)  # their corrections would not be either
+        for page in log.pages(encounter_id, until=end):
             last = page[-1][0]  # its position
             readable = for_player(log.records(encounter_id, page, voided), sight)
             if not all(map(audit.add, readable)):

@@ -51,7 +51,8 @@ class Page(list[Any]):
     async def shared(self, key: Hashable, work: Callable[[], Any]) -> Any:
         """`work()` run once (in a thread) for every follower that asks by `key`."""
         done = self._shared.get(key)
-        if done is None:
+        if done is None or (done.done() and not done.cancelled() and done.exception()):
+            # none yet, or one that failed (the next asker tries again, not shares it)
             done = self._shared[key] = asyncio.ensure_future(asyncio.to_thread(work))
         # one follower leaving must not cancel what the others wait for
         return await asyncio.shield(done)
@@ -164,6 +165,14 @@ class Feed:
         if read is None:
             work = asyncio.to_thread(self.fraylog.event_page, encounter_id, after)
             read = followers.reads[after] = asyncio.ensure_future(_as_page(work))
+
+            def forget_failed(done: asyncio.Future[Page], after: int = after) -> None:
+                # a read that failed (the store busy) is tried again by the next follower
+                failed = not done.cancelled() and done.exception() is not None
+                if failed and followers.reads.get(after) is done:
+                    del followers.reads[after]
+
+            read.add_done_callback(forget_failed)
             while len(followers.reads) > PAGES_KEPT:  # the oldest first (insertion order)
                 del followers.reads[next(iter(followers.reads))]
         return read

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from domain.errors import DomainError
+
 
 @dataclass(eq=False)
 class Saving:
@@ -37,10 +39,19 @@ class Saving:
 
 class GroupCommit:
     """Commits saves together (`record(batch)`, one transaction), or each alone
-    (`record([one])`) when a batch fails; at most `most` a transaction."""
+    (`record([one])`) when a batch fails with an error one of its saves may have caused
+    (`own`: a position taken, a key taken over, a cap); at most `most` a transaction. Any
+    other error (the store locked or unreachable) is every save's in the batch: committing
+    them one by one would make each wait for the store again, in turn."""
 
-    def __init__(self, record: Callable[[Sequence[Any]], None], most: int = 64) -> None:
+    def __init__(
+        self,
+        record: Callable[[Sequence[Any]], None],
+        most: int = 64,
+        own: tuple[type[BaseException], ...] = (Exception,),
+    ) -> None:
         self._record = record
+        self._own = own  # errors one save can cause; any other is the whole batch's
         self._most = max(1, most)
         self._turn = threading.Condition()  # guards what follows; a commit ending wakes all
         self._waiting: list[Saving] = []
@@ -74,8 +85,9 @@ class GroupCommit:
         try:
             self._record([s.payload for s in batch])
         except BaseException as e:
-            if len(batch) == 1:
-                self._settle(batch[0], e)
+            if len(batch) == 1 or not isinstance(e, self._own):
+                for one in batch:  # the store's trouble (locked, gone): each would meet it
+                    self._settle(one, e)
                 return
             for one in batch:  # the batch rolled back: each alone gets its own answer
                 try:
@@ -97,6 +109,13 @@ class GroupCommit:
         one.done = True
 
 
+class Busy(DomainError):
+    """Raised when more commands wait for one encounter's turn than a process holds."""
+
+    status = 409
+    title = "Encounter busy"
+
+
 class Turns:
     """One write at a time per encounter in this process: a command waits for the one
     before it on the same encounter to be committed, then loads what it recorded, rather
@@ -104,14 +123,21 @@ class Turns:
     commit, holding a save a little longer, would make more likely). Other encounters'
     commands do not wait. Another process's write is still a 409, as before."""
 
-    def __init__(self) -> None:
+    def __init__(self, most: int = 16) -> None:
         self._guard = threading.Lock()
         self._held: dict[Any, tuple[threading.Lock, int]] = {}  # lock, its users
+        self._most = most  # waiting with the one whose turn it is; past it, Busy
 
     @contextmanager
     def of(self, encounter_id: Any) -> Iterator[None]:
         with self._guard:
             lock, users = self._held.get(encounter_id, (None, 0))
+            if users > self._most:  # each waits on a worker thread: keep some for the rest
+                raise Busy(
+                    "BUSY",
+                    f"more than {self._most} commands are waiting for this encounter; "
+                    "try again in a moment",
+                )
             lock = lock or threading.Lock()
             self._held[encounter_id] = (lock, users + 1)
         try:

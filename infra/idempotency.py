@@ -71,6 +71,11 @@ class Mark:
             "encounter_id = ? AND key = ? AND lease = ? AND response IS NULL RETURNING key"
         ).replace("?", placeholder)
 
+    def mine(self, stored_events: Sequence[StoredEvent]) -> bool:
+        """Whether its encounter has events among those recorded."""
+        mine = str(self.encounter_id)
+        return any(str(s.originator_id) == mine for s in stored_events)
+
     def params(self, stored_events: Sequence[StoredEvent]) -> tuple[Any, ...]:
         """Its command's first and last positions: of its encounter's events among those
         recorded (a group commit records other encounters' with them)."""
@@ -104,6 +109,8 @@ class MarkingSQLiteRecorder(SQLiteApplicationRecorder):
         if not stored_events:
             return returning
         for mark in listed(kwargs.get(MARK)):
+            if not mark.mine(stored_events):
+                continue  # its command recorded nothing: nothing to mark
             c.execute(mark.statement("?"), mark.params(stored_events))
             if not c.fetchall():  # the lease lapsed and was taken: roll it all back
                 raise mark.taken_over()
@@ -128,7 +135,8 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
         if not stored_events:
             return
         for mark in listed(kwargs.get(MARK)):
-            self._mark(curs, stored_events, mark)
+            if mark.mine(stored_events):
+                self._mark(curs, stored_events, mark)
         for also in listed(kwargs.get(ALSO)):
             self._also(curs, also)
 
@@ -176,7 +184,8 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
         ]
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
             for mark in marks:
-                self._mark(curs, stored_events, mark)
+                if mark.mine(stored_events):
+                    self._mark(curs, stored_events, mark)
             curs.execute(self.sql_invoke_pg_function_insert_events, (events,), prepare=True)
             ids = [r[self.pg_function_name_insert_events] for r in curs.fetchall()]
             for also in writes:

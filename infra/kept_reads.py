@@ -45,11 +45,14 @@ class PositionsHere:
         conn = getattr(self._here, "conn", None)
         if conn is None:
             uri = self._path.startswith("file:")
-            conn = sqlite3.connect(self._path, timeout=1.0, uri=uri, check_same_thread=False)
+            conn = sqlite3.connect(self._path, timeout=0.05, uri=uri, check_same_thread=False)
             with self._lock:
                 self._opened.append(conn)
             self._here.conn = conn
-        row = conn.execute(self._sql, (encounter_id.hex,)).fetchone()
+        try:
+            row = conn.execute(self._sql, (encounter_id.hex,)).fetchone()
+        except sqlite3.Error:  # the file busy, say: the caller asks through the store
+            return None
         return None if row is None else int(row[0])
 
     def close(self) -> None:

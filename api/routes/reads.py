@@ -45,6 +45,9 @@ def _export(
     from infra.export_rows import StoredLog
 
     log = StoredLog.of(fraylog)
+    # the end read first, so a correction recorded meanwhile is in neither the voided
+    # marks nor the pages (the export verifies as it was when asked for)
+    until = min(until or MAX_POSITION, fraylog.last_position(encounter_id))
     voided = log.voided(encounter_id, until)
     last = 0
     for n, page in enumerate(log.pages(encounter_id, until=until)):

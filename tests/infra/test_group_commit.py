@@ -283,3 +283,42 @@ def test_given_many_concurrent_loads_when_sqlite_gives_connections_back_then_it_
         assert len(opened) <= 12  # the second twelve were those given back, kept
     finally:
         app.close()
+
+
+def test_given_a_batch_when_the_store_fails_for_all_then_each_save_gets_that_error_at_once():
+    store = HeldStore(refusing("b"))
+    commits = GroupCommit(store, own=(KeyError,))  # a ValueError is not one save's doing
+
+    outcomes = saved_while_held(commits, store, "abc")
+
+    assert all(isinstance(o.get("error"), ValueError) for o in outcomes.values())
+    assert len(store.batches) == 2  # not retried one by one
+
+
+def test_given_many_commands_waiting_for_one_encounter_when_one_more_comes_then_it_is_busy():
+    from infra.group_commit import Busy, Turns
+
+    turns = Turns(most=2)
+    holding = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with turns.of("e"):
+            holding.set()
+            release.wait(30)
+
+    waiters = [threading.Thread(target=hold) for _ in range(3)]  # one turn, two waiting
+    for w in waiters:
+        w.start()
+    assert holding.wait(30)
+    for _ in range(3000):
+        if turns.waiting("e") == 3:
+            break
+        threading.Event().wait(0.01)
+
+    with pytest.raises(Busy), turns.of("e"):
+        pass
+    release.set()
+    for w in waiters:
+        w.join(30)
+    assert turns.waiting("e") == 0
