@@ -13,12 +13,10 @@ from uuid import UUID
 import httpx
 
 from bench.timing import Row, clock, percentile
-from domain.corrections import voided_by
 from domain.encounter import project_encounter
 from infra.app import Fraylog
 from infra.settings import Settings
 from projections.audit import read_export, verify_export
-from projections.export import ndjson_lines
 from projections.view import view_of
 
 
@@ -110,8 +108,10 @@ def fold_vs_raw(
 def export_lines(fraylog: Fraylog, eid: UUID) -> list[str]:
     """What `GET /encounters/{id}/events?format=ndjson` streams: the corrections first (for
     `voided_by`), then the log page by page as NDJSON lines."""
-    voided = voided_by(fraylog.corrections(eid))
-    return [line for page in fraylog.event_pages(eid) for line in ndjson_lines(page, voided)]
+    from api.routes.reads import _export  # the route's own code (infra.export_rows)
+
+    chunks = _export(fraylog, eid, None, "ndjson", None)
+    return [line for chunk in chunks for line in chunk.splitlines(keepends=True)]
 
 
 def verify_lines(lines: list[str], keys: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -122,27 +122,41 @@ def verify_lines(lines: list[str], keys: list[dict[str, Any]] | None = None) -> 
 
 def export_verify(
     backend: str, label: str, fraylog: Fraylog, eid: UUID, events: int, reps: int
-) -> tuple[list[Row], float]:
-    """Export (in this process, the route's code) then verify, `reps` times."""
-    totals, exports, verifies = [], [], []
-    for _ in range(reps):
-        t0 = clock()
-        lines = export_lines(fraylog, eid)
-        t1 = clock()
-        report = verify_lines(lines)
-        t2 = clock()
-        assert report["ok"] and len(lines) == events, report
-        exports.append(t1 - t0)
-        verifies.append(t2 - t1)
-        totals.append(t2 - t0)
+) -> tuple[list[Row], float, float]:
+    """Export (in this process, the route's code) then verify, `reps` times, taking turns
+    with the raw SELECT + json.loads of the same rows; the rows, both rates (events/s)."""
+    totals, exports, verifies, reads = [], [], [], []
+    raw = RawReader(fraylog.settings)
+    try:
+        raw.read(eid)  # warm
+        for _ in range(reps):
+            t0 = clock()
+            raw.read(eid)
+            reads.append(clock() - t0)
+            _export_verify_once(fraylog, eid, events, totals, exports, verifies)
+    finally:
+        raw.close()
     rate = events / (_p50(totals) / 1e9)
+    raw_rate = events / (_p50(reads) / 1e9)
     rows = [
+        Row(
+            backend,
+            f"{label}: raw SELECT + json.loads of the stored rows (no library), with snapshots",
+            reads,
+            raw_rate,
+            "events/s",
+            "raw",
+            1.0,
+            "the encounter exported below; taking turns with it",
+        ),
         Row(
             backend,
             f"{label}: export NDJSON + verify it, in-process",
             totals,
             rate,
             "events/s",
+            "raw",
+            rate / raw_rate,
             note="the export route's code (corrections, pages, ndjson_lines), then json.loads "
             "of each line and `verification` (hash chain, derived columns, dice)",
         ),
@@ -161,7 +175,28 @@ def export_verify(
             "events/s",
         ),
     ]
-    return rows, rate
+    return rows, rate, raw_rate
+
+
+def _export_verify_once(
+    fraylog: Fraylog,
+    eid: UUID,
+    events: int,
+    totals: list[int],
+    exports: list[int],
+    verifies: list[int],
+) -> None:
+    keys = fraylog.checkpoints.keys()  # what a verifier holds (GET /audit/keys)
+    t0 = clock()
+    lines = export_lines(fraylog, eid)
+    t1 = clock()
+    report = verify_lines(lines, keys)
+    t2 = clock()
+    # the events' lines and the export's trailer: its checkpoint
+    assert report["ok"] and report["chain"]["events"] == events, report
+    exports.append(t1 - t0)
+    verifies.append(t2 - t1)
+    totals.append(t2 - t0)
 
 
 def export_verify_http(

@@ -260,10 +260,13 @@ def long_rows(
     seed: int,
     log: Callable[[str], None] = print,
     after: Callable[[Fraylog, Fight, Fight, list[Row]], list[Row]] | None = None,
+    corrected: Callable[[Fraylog, Fight, Corrections, Corrections], None] | None = None,
 ) -> tuple[list[Row], str]:
     """Every row of the long-encounter section, and a note of sizes and counts; `after`
     (the running instance, the encounter with snapshots, the one without, the rows so far)
-    adds its rows after the verify row, before the corrections change the encounters."""
+    adds its rows after the verify row, before the corrections change the encounters;
+    `corrected` (the running instance, the encounter with snapshots, its voids and its
+    undos/redos) is called once they are timed, the instance still open."""
     started = time.monotonic()
     interval = settings.snapshot_interval
     label = f"{events:,} events"
@@ -422,6 +425,8 @@ def long_rows(
             p = spread(False, void_reps)
             undos["snapped"] = undo_loop(fraylog, snapped, void_reps, p)
             _undo_rows(add, undos["snapped"], p, f"snapshot every {interval}")
+            if corrected is not None:
+                corrected(fraylog, snapped, voids["snapped"], undos["snapped"])
         with Fraylog(replace(settings, snapshot_interval=NO_SNAPSHOTS)) as fraylog:
             p = spread(False, void_reps)
             voids["plain"] = void_loop(fraylog, plain, void_reps, p)

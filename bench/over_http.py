@@ -35,6 +35,8 @@ def server_env(settings: Settings) -> dict[str, str]:
     env["FRAYLOG_SNAPSHOT_INTERVAL"] = str(settings.snapshot_interval)
     env["FRAYLOG_CACHE_SIZE"] = str(settings.cache_size)
     env["FRAYLOG_POOL_SIZE"] = str(settings.pool_size)
+    env["FRAYLOG_COMMIT_GROUP_SIZE"] = str(settings.commit_group_size)
+    env["FRAYLOG_SQLITE_SYNCHRONOUS"] = settings.sqlite_synchronous
     # the command path alone: no rate limits (a bench is a flood by design) and no read
     # models' runner sharing the server's process
     env.update(
@@ -57,19 +59,21 @@ def server_env(settings: Settings) -> dict[str, str]:
 
 class Server:
     """`fraylog serve --host 127.0.0.1 --port P --workers N`, as a user runs it (tokens on,
-    uvicorn's defaults: access log included)."""
+    uvicorn's defaults: access log included); `bare`: `python -m bench.bare_app` with the
+    same options, the framework's ceiling."""
 
-    def __init__(self, settings: Settings, workers: int = 1) -> None:
+    def __init__(self, settings: Settings, workers: int = 1, bare: bool = False) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        # bare: the framework's ceiling (bench.bare_app), served the same way
+        program = ["-m", "bench.bare_app"] if bare else ["-c", "from api.cli import app; app()"]
         self.proc = subprocess.Popen(
             [
                 sys.executable,
-                "-c",
-                "from api.cli import app; app()",
-                "serve",
+                *program,
+                *([] if bare else ["serve"]),
                 "--host",
                 "127.0.0.1",
                 "--port",

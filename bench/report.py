@@ -123,6 +123,39 @@ def cells(r: Row) -> list[str]:
 
 
 TARGET_HEADERS = ["Backend", "Target", "Goal", "Measured", "Ratio or figure", "Met?"]
+YARD_HEADERS = [
+    "Backend",
+    "Measurement",
+    "Conns",
+    "Rate (median)",
+    "min–max",
+    "p50 ms",
+    "p99 ms",
+    "× bare FastAPI",
+    "× library save",
+    "Note",
+]
+
+
+def _opt(x: float | None, fmt: str) -> str:
+    return "" if x is None else format(x, fmt)
+
+
+def yard_cells(y: Any) -> list[str]:
+    return [
+        y.backend,
+        y.what,
+        "" if y.connections is None else str(y.connections),
+        f"{y.rate:,.0f} {y.unit}",
+        f"{y.low:,.0f}–{y.high:,.0f}",
+        _opt(y.p50_ms, ".1f"),
+        _opt(y.p99_ms, ".1f"),
+        _opt(y.vs_bare, ".2f"),
+        _opt(y.vs_library, ".2f"),
+        y.note,
+    ]
+
+
 LEVER_HEADERS = ["Backend", "Lever: setting", "n", "p50 ms", "p99 ms", "Rate", "× default", "Note"]
 
 
@@ -145,7 +178,7 @@ def _rich_table(title: str, headers: list[str], rows: list[list[str]], backends:
     from rich.table import Table
 
     table = Table(title=title)
-    left = ("Backend", "Measurement", "Note", "Target", "Measured", "Lever: setting")
+    left = ("Backend", "Measurement", "Note", "Target", "Measured", "Lever: setting", "min–max")
     for h in headers:
         table.add_column(h, justify="left" if h in left else "right")
     previous = None
@@ -164,10 +197,21 @@ def print_all(out: Any, title: str) -> None:
         print(title)
         for t in out.targets:
             print(" | ".join(target_cells(t)))
+        for y in out.yardsticks:
+            print(" | ".join(yard_cells(y)))
         for r in out.levers + out.rows:
             print(" | ".join(cells(r)))
         return
     console = Console(width=240)
+    if out.yardsticks:
+        console.print(
+            _rich_table(
+                "Yardsticks (wrk; medians of repeated runs taking turns, the spread min–max)",
+                YARD_HEADERS,
+                [yard_cells(y) for y in out.yardsticks],
+                [y.backend for y in out.yardsticks],
+            )
+        )
     console.print(
         _rich_table(
             f"{title}: figures",
@@ -234,6 +278,15 @@ def markdown(out: Any, machine: dict[str, str], run: dict[str, Any]) -> str:
         if out.targets
         else "No target measured (sections skipped)."
     )
+    yards = (
+        _md(
+            YARD_HEADERS,
+            [":--", ":--", "--:", "--:", "--:", "--:", "--:", "--:", "--:", ":--"],
+            [yard_cells(y) for y in out.yardsticks],
+        )
+        if out.yardsticks
+        else "Not measured in this run (the section was skipped)."
+    )
     levers = _md(
         LEVER_HEADERS,
         [":--", ":--", "--:", "--:", "--:", "--:", "--:", ":--"],
@@ -249,10 +302,11 @@ not set, when `--postgres-url` (default `postgresql://postgres@127.0.0.1:5432/te
 reached; otherwise its rows are skipped with a note. Everything on PostgreSQL is made in
 schemas of its own (`--schema`, default `fraylog_bench`, and three more named after it),
 dropped at the start and at the end. Sections can be skipped
-(`--skip loads,commands,http,long,growth,levers,profiles`, `--no-postgres`, `--no-http`,
+(`--skip yardsticks,loads,commands,http,long,growth,levers,profiles`, `--no-postgres`, `--no-http`,
 `--long-events 0`, `--growth-events 0`); `--quick` shrinks every size for a check that it
 all runs; `--growth-events N` sets the size of the grown store (default 1,000,000); see
-`python -m bench --help`. The default run takes about ten minutes on 2 cores.
+`python -m bench --help`. The default run takes about fifteen minutes on 2 cores (the
+yardsticks need `wrk`: `apt-get install wrk`; without it they are skipped with a note).
 
 ## Machine
 
@@ -268,6 +322,36 @@ all runs; `--growth-events N` sets the size of the grown store (default 1,000,00
 missed one names the profile below that explains it.
 
 {targets}
+
+## Yardsticks
+
+All in this run, on the same server settings (issue 19, item 1). The load comes from `wrk`
+(Debian's package; `apt-get install wrk`), a separate process in C that uses little CPU:
+one thread and one keep-alive connection per table (`-t N -c N`), a closed loop, at 1, 4
+and 16 connections. Each configuration runs `--wrk-reps` times for `--wrk-seconds` after an
+untimed 1 s, taking turns with the others at the same connection count (bare, fraylog,
+bare, fraylog, ...; on PostgreSQL at 16 connections also two workers), so that the
+machine's drift falls on them alike; rate, p50 and p99 are the medians of the runs (wrk's
+own latency percentiles), min–max the spread of the rate.
+
+- **bare FastAPI endpoint**: `bench/bare_app.py`, one `async def` POST at the path of
+  fraylog's commands that validates a pydantic body shaped like `adjust_hits` and answers
+  small JSON, served the way `fraylog serve` serves fraylog (uvicorn's defaults, access log
+  on, one worker): the framework's ceiling.
+- **fraylog serve**: each connection its own encounter, its GM token in `Authorization`, an
+  `adjust_hits` of +1 then -1 on its fighter (always valid, one `HitsAdjusted` each);
+  rate limits and the in-process read-model runner off. Reads: `GET /encounters/{{id}}` and
+  `GET /encounters/{{id}}/log` of a played fight, plain (200) and with `If-None-Match` of the
+  current ETag (304); every answer of another status stops the run.
+- **eventsourcing library**: `Pacer.save` (one event shaped like `HitsAdjusted` per save),
+  one caller in the benchmark's process; **raw driver**: sqlite3/psycopg inserting one row
+  of the same bytes into a table with the library's columns, one transaction per save;
+  a turn of each after every round of wrk runs (between them, not during: they would
+  compete with the servers for the CPUs), their rates the medians of those turns.
+- × bare FastAPI: fraylog's rate ÷ the bare endpoint's at the same connection count (reads:
+  ÷ the bare POST at 16, for scale). × library save: ÷ the library's saves/s.
+
+{yards}
 
 ## Levers
 
@@ -301,7 +385,8 @@ rate (above 1: faster than the default).
   records **the same events** as an attack round's commands, one save per command: the
   stored state of fraylog's `ActionsDeclared`, `AttackRolled` + `DamageApplied`, and
   `RoundEnded` as dict payloads of a plain `Aggregate` (1, 1, 2, 2 and 1 events), timed from
-  the triggers to the end of the save. This is the yardstick of the HTTP target. Over HTTP
+  the triggers to the end of the save. This is the yardstick of the HTTP rows (the command
+  path's targets are judged against the yardsticks above). Over HTTP
   the library runs for a few seconds right before and right after each load (not during
   it, so that it does not compete with the server for the CPUs), and the ratio is to the
   mean of the two.

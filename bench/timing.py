@@ -65,3 +65,21 @@ class Row:
     @property
     def mean_ms(self) -> float:
         return ms(statistics.fmean(self.samples_ns)) if self.samples_ns else float("nan")
+
+
+@dataclass
+class Target:
+    """One target (issues 8 and 19), as measured on one backend."""
+
+    backend: str
+    name: str
+    goal: str
+    measured: str
+    value: float
+    limit: float
+    at_least: bool = True  # value >= limit (else value <= limit)
+    profile: str = ""  # the title of the profile that explains a miss
+
+    @property
+    def met(self) -> bool:
+        return self.value >= self.limit if self.at_least else self.value <= self.limit

@@ -8,27 +8,14 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from api import problems
-from api.deps import known_query
 from api.routes.command_route import CommandRoute
-from api.routes.commands import run_command
+from bench.command_levers import one_route_app
 from infra.app import Fraylog
 from infra.settings import Settings
 from tests.builders.novus import novus_stats
-
-PATH = "/encounters/{encounter_id}/commands"
-
-
-def app_with(route_class: type[APIRoute], fraylog: Fraylog) -> FastAPI:
-    app = FastAPI(dependencies=[Depends(known_query)])
-    app.state.fraylog = fraylog
-    problems.install(app)
-    app.router.add_api_route(PATH, run_command, methods=["POST"], route_class_override=route_class)
-    return app
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +29,8 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         "id": eid,
         "who": who,
         "token": token,
-        "by_hand": TestClient(app_with(CommandRoute, fraylog)),
-        "generic": TestClient(app_with(APIRoute, fraylog)),
+        "by_hand": TestClient(one_route_app(CommandRoute, fraylog)),
+        "generic": TestClient(one_route_app(APIRoute, fraylog)),
     }
     fraylog.close()
 
