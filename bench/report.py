@@ -113,9 +113,9 @@ def cells(r: Row) -> list[str]:
     return [
         r.backend,
         r.what,
-        str(r.n),
-        f"{r.p50_ms:.2f}",
-        f"{r.p99_ms:.2f}",
+        *(  # a row of rates alone (medians of turns, its note says) has no latencies
+            [str(r.n), f"{r.p50_ms:.2f}", f"{r.p99_ms:.2f}"] if r.samples_ns else ["", "", ""]
+        ),
         _fmt_rate(r),
         _fmt_ratio(r),
         r.note,
