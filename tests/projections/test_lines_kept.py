@@ -15,6 +15,7 @@ from projections.kept_lines import KeptLines
 from projections.narrative import narrative
 from projections.visibility import Sight, departed, sight_of
 from tests.builders import DomainTable, duel
+from tests.builders.phantasia import PC
 
 
 def _fight() -> tuple[DomainTable, list[Any]]:
@@ -91,16 +92,7 @@ def test_given_spanish_then_the_kept_lines_are_the_spanish_narrative() -> None:
     t = DomainTable("phantasia")
     t.add(
         "Endimion",
-        {
-            "controller": "player",
-            "fue": 10,
-            "agi": 8,
-            "int": 9,
-            "vit": 6,
-            "sue": 6,
-            "pv": 32,
-            "level": 5,
-        },
+        dict(PC),
         side="héroes",
     )
     t.run(c.AdjustHits(combatant=t.ids["Endimion"], amount=-3, reason="trampa"))
