@@ -15,7 +15,7 @@ from fastapi import APIRouter, Body, Path, Query, Response
 from starlette.concurrency import run_in_threadpool
 
 from api import schemas as s
-from api.deps import FraylogDep, GmDep
+from api.deps import FeedDep, FraylogDep, GmDep
 from api.routes.common import ERRORS
 from domain.errors import DomainError, NotFound
 from infra.access import GM_ROLE, Grant, token_id
@@ -39,7 +39,7 @@ CURSOR = re.compile(r"[0-9T:.+-]{19,40}\|[0-9a-f]{16}")
     operation_id="mint_player_token",
 )
 async def mint_token(
-    encounter_id: UUID, body: s.TokenCreate, fraylog: FraylogDep, grant: GmDep
+    encounter_id: UUID, body: s.TokenCreate, fraylog: FraylogDep, grant: GmDep, feed: FeedDep
 ) -> dict[str, Any]:
     """A player's token bound to his combatants, or (`role: gm`) another GM token (the
     GM). Shown only in this answer."""
@@ -55,6 +55,7 @@ async def mint_token(
     token = await run_in_threadpool(
         fraylog.access.mint, encounter_id, body.role, body.combatants, label, expires_in
     )
+    feed.notify(str(encounter_id))  # the party changed: pages shared before it are not reused
     return await _issued(fraylog, token)
 
 
@@ -149,12 +150,13 @@ def _after(cursor: str) -> tuple[str, str]:
     operation_id="revoke_token",
 )
 async def revoke_token(
-    encounter_id: UUID, token_id: TokenId, fraylog: FraylogDep, grant: GmDep
+    encounter_id: UUID, token_id: TokenId, fraylog: FraylogDep, grant: GmDep, feed: FeedDep
 ) -> Response:
     """Revoke a token by its id, a player's or a GM's but not the last GM token (the GM);
     every worker of `fraylog serve --workers N` stops honouring it at once."""
     if not await run_in_threadpool(fraylog.access.revoke, encounter_id, token_id):
         raise NotFound("TOKEN", f"no token {token_id} in this encounter", field="token_id")
+    feed.notify(str(encounter_id))  # the party may have changed, and its streams end now
     return Response(status_code=204)
 
 

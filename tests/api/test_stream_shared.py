@@ -13,10 +13,13 @@ from uuid import UUID
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from infra.app import Fraylog
 from tests.api.test_stream import follow, server  # noqa: F401  (the uvicorn fixture)
 from tests.api.test_visibility import leaks, live_ambush
+from tests.builders import add_combatant, new_encounter
+from tests.builders.novus import novus_stats
 
 COMMANDS = 12
 
@@ -130,3 +133,21 @@ def test_given_the_process_holds_its_most_streams_then_one_more_is_refused_until
             assert time.monotonic() < deadline, "the closed streams' slots were not freed"
             time.sleep(0.05)
     assert got[0]["id"] == "1"
+
+
+def test_given_followers_when_a_player_token_comes_or_goes_then_shared_pages_are_dropped(
+    client: TestClient,
+) -> None:
+    """The party decides how players see each other's health (docs/visibility.md): a page a
+    follower shared before the party changed is not handed to one who comes after."""
+    eid = new_encounter(client)
+    hero = add_combatant(client, eid, "Hero", novus_stats())
+    woken: list[str] = []
+    feed = client.app.state.feed  # type: ignore[attr-defined]
+    real = feed.notify
+    feed.notify = lambda encounter_id: (woken.append(encounter_id), real(encounter_id))
+
+    minted = client.post(f"/encounters/{eid}/tokens", json={"combatants": [hero]}).json()
+    assert woken == [eid]
+    assert client.delete(f"/encounters/{eid}/tokens/{minted['id']}").status_code == 204
+    assert woken == [eid, eid]
