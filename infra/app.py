@@ -28,7 +28,7 @@ from infra.choices import choices
 from infra.dice import dice_for
 from infra.export_rows import StoredLog
 from infra.group_commit import GroupCommit, Turns
-from infra.history import StoredHistory
+from infra.history import StoredHistory, corrections_of
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
 from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsHere
 from infra.secrets import SecretStore
@@ -509,13 +509,19 @@ class Fraylog(Application[UUID]):
             after = page[-1].originator_version
 
     def corrections(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
-        """The corrections of an encounter (read page by page): what `voided_by` needs."""
-        return [
-            e
-            for page in self.event_pages(encounter_id, until=until)
-            for e in page
-            if isinstance(e, ev.Correction)
-        ]
+        """The corrections of an encounter up to `until` (else its last event): what
+        `voided_by` needs, read alone by their topics and kept (infra.history)."""
+        end = self._last_stored(encounter_id)
+        if end is None:
+            return []
+        return corrections_of(
+            self.recorder, self.mapper, encounter_id, end if until is None else min(until, end)
+        )
+
+    def _last_stored(self, encounter_id: UUID) -> int | None:
+        """The position of an encounter's last stored event; None if it has none."""
+        last = self.recorder.select_events(encounter_id, desc=True, limit=1)
+        return last[0].originator_version if last else None
 
     def event_log(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
         """The stored events of one encounter, in order, up to position `until`."""
@@ -527,10 +533,10 @@ class Fraylog(Application[UUID]):
     def last_position(self, encounter_id: UUID) -> int:
         """The position of an encounter's last stored event (one row read): what a kept
         read is found by, asked of the store each time since another process may record."""
-        last = self.recorder.select_events(encounter_id, desc=True, limit=1)
-        if not last:
+        last = self._last_stored(encounter_id)
+        if last is None:
             raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
-        return last[0].originator_version
+        return last
 
     @cached_property
     def narratives(self) -> KeptNarratives:

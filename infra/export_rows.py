@@ -18,12 +18,12 @@ from uuid import UUID
 
 from eventsourcing.persistence import AggregateRecorder, Mapper, StoredEvent
 from eventsourcing.postgres import PostgresAggregateRecorder
-from eventsourcing.utils import get_topic, resolve_topic
+from eventsourcing.utils import resolve_topic
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
-from domain import events as ev
-from domain.audit import CORRECTION_TYPES, record, record_of, voided_by_records
+from domain.audit import record, record_of, voided_by_records
+from infra.history import CORRECTION_TOPICS, stored_with_topics
 from projections.export import ndjson_line, ndjson_records
 
 if TYPE_CHECKING:
@@ -49,7 +49,6 @@ NOT_DATA = ('"_type_"', '"originator_topic"', '"recorded_as"', '"class_version"'
 
 
 Row = Sequence[Any]  # a stored event's position, topic and state, as selected
-CORRECTION_TOPICS = tuple(get_topic(getattr(ev, name)) for name in CORRECTION_TYPES)
 
 
 @lru_cache(maxsize=1024)
@@ -131,12 +130,11 @@ class StoredLog:
 
     def voided(self, encounter_id: UUID, until: int | None = None) -> dict[int, int]:
         """Position -> the correction voiding it (domain.corrections.voided_by), from the
-        corrections' rows alone (by their topics): the log is not read twice for them."""
-        query = "originator_id = ? AND originator_version <= ? AND topic IN ({})".format(
-            ",".join("?" * len(CORRECTION_TOPICS))
-        )
+        corrections' rows alone (read by their topics, infra.history), made into records
+        from their JSON: the log is not read twice for them."""
         last = LAST if until is None else until
-        rows = self._rows(query, (self._id(encounter_id), last, *CORRECTION_TOPICS))
+        stored = stored_with_topics(self.recorder, encounter_id, last, CORRECTION_TOPICS)
+        rows = [(s.originator_version, s.topic, s.state) for s in stored]
         return voided_by_records([self.record(encounter_id, row) for row in rows])
 
     def record(self, encounter_id: UUID, row: Row) -> dict[str, Any]:
