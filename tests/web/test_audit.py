@@ -20,6 +20,7 @@ from uuid import UUID
 
 import httpx
 
+from domain.dice import derivation_key, derived_face
 from infra.app import Fraylog
 from infra.settings import Settings
 from tests.builders.novus import novus_stats, target_stats
@@ -909,6 +910,26 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
     assert_nothing_sent(seen, [*nd_cases.values(), *csv_cases.values()])
 
 
+def a_wrong_secret(records: list[dict[str, Any]]) -> str:
+    """A secret (hex) under which at least one server face of `records` derives otherwise:
+    an epoch may hold a single d20, which any other secret matches once in 20."""
+    for byte in range(1, 256):
+        secret = bytes([byte]) * 32
+        drawn: dict[tuple[int, int, str], int] = {}
+        for record in records:
+            for name, roll in (record["data"].get("rolls") or {}).items():
+                at = (record["command"], roll.get("attempt", 0), name)
+                first = drawn.get(at, 0)
+                drawn[at] = first + len(roll["faces"])
+                if roll["source"] != "server":
+                    continue
+                for n, (face, sides) in enumerate(zip(roll["faces"], roll["sides"], strict=True)):
+                    key = derivation_key(at[0], at[1], name, first + n)
+                    if derived_face(secret, key, sides) != face:
+                        return secret.hex()
+    raise AssertionError("every secret derives these faces alike")
+
+
 def forgeries(lines: list[str]) -> dict[str, list[str]]:
     """Rechained copies of a Wits fight's NDJSON (every hash recomputed, the checkpoint
     dropped), each changed so that a record is not well-formed (§3) or the dice read
@@ -939,7 +960,8 @@ def forgeries(lines: list[str]) -> dict[str, list[str]]:
     commit = {**last, "type": "DiceCommitted", "data": {"commitment": last["data"]["commitment"]}}
     epoch0 = json.loads(events[reveals[0] - 1])
     wrong0 = copy.deepcopy(epoch0)
-    wrong0["data"] |= {"secret": "11" * 32, "next_commitment": None}
+    wrong = a_wrong_secret([json.loads(line) for line in events[: reveals[0] - 1]])
+    wrong0["data"] |= {"secret": wrong, "next_commitment": None}
     return {
         "sides-2^33": forged(at, roll(lambda x: x["sides"].__setitem__(0, 2**33))),
         "sides-2^32": forged(at, roll(lambda x: x["sides"].__setitem__(0, 2**32))),
