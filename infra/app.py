@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -222,21 +224,46 @@ class Fraylog(Application[UUID]):
         nothing: it draws no server die (it stops at the first, like at a missing face).
 
         Commands on one encounter take turns in this process (infra.group_commit.Turns):
-        each is decided on what the one before it recorded."""
+        each is decided on what the one before it recorded, as this process keeps it, without
+        asking the store. Should another process have recorded on the encounter since, the
+        save finds the position taken and nothing is recorded; so a command refused, or not
+        saved, on what this process kept is decided again on the store's latest."""
         if preview:
-            return self._execute(encounter_id, command, grant, True, None)
+            encounter = self._load(encounter_id, command.expected_version)
+            return self._execute(encounter, command, grant, True, None)
         with self.turns.of(encounter_id):
-            return self._execute(encounter_id, command, grant, False, idempotency)
+            kept = self._kept(encounter_id, command)
+            if kept is not None:
+                version = kept.version
+                try:
+                    checked = self._checked(kept, command.expected_version)
+                    return self._execute(checked, command, grant, False, idempotency)
+                except DomainError:
+                    if self.encounter(encounter_id).version == version:
+                        raise  # decided on the latest: the answer stands
+            encounter = self._load(encounter_id, command.expected_version)
+            return self._execute(encounter, command, grant, False, idempotency)
+
+    def _kept(self, encounter_id: UUID, command: Any) -> Encounter | None:
+        """A copy of the encounter as this process last recorded or read it (None when it
+        keeps none, or for a reveal: its next secret is drawn and stored before it saves)."""
+        cache = self.repository.cache
+        if cache is None or isinstance(command, RevealDice | EndEncounter):
+            return None
+        try:
+            return deepcopy(cache.get(encounter_id))
+        except KeyError:
+            return None
 
     def _execute(
         self,
-        encounter_id: UUID,
+        encounter: Encounter,
         command: Any,
         grant: Grant | None,
         preview: bool,
         idempotency: Mark | None,
     ) -> Recorded:
-        encounter = self._load(encounter_id, command.expected_version)
+        encounter_id = encounter.id
         state = encounter.state
         before = state.version
         actor = grant.actor if grant is not None else command.actor or GM
@@ -380,7 +407,9 @@ class Fraylog(Application[UUID]):
         return self.checkpoints.sign(encounter_id, encounter.version, encounter.last_hash)
 
     def _load(self, encounter_id: UUID, expected_version: int | None) -> Encounter:
-        encounter = self.encounter(encounter_id)
+        return self._checked(self.encounter(encounter_id), expected_version)
+
+    def _checked(self, encounter: Encounter, expected_version: int | None) -> Encounter:
         if expected_version is not None and expected_version != encounter.version:
             raise Conflict(
                 "VERSION",
@@ -405,6 +434,7 @@ class Fraylog(Application[UUID]):
                 "VERSION",
                 "another command was recorded on this encounter first; reload and try again",
             ) from None
+        self._keep(encounter)  # what it recorded: the next command starts from it
         self._take_snapshots(saving)
         if any(isinstance(e, CHECKPOINTED) for e in pending):
             self._sign_after(encounter)
@@ -440,14 +470,40 @@ class Fraylog(Application[UUID]):
 
     # -- reads ------------------------------------------------------------------
     def encounter(self, encounter_id: UUID, version: int | None = None) -> Encounter:
-        """The aggregate at `version` (else the latest): a copy of the cached one, since the
-        cache is fast-forwarded in place while other threads read or command it."""
+        """The aggregate at `version` (else the latest, fast-forwarded): a copy, which the
+        caller may change (a command does)."""
         try:
-            return self.repository.get(
-                encounter_id, version=version, projector_func=project_encounter
-            )
+            return self.repository.get(encounter_id, version=version, projector_func=self._fold)
         except AggregateNotFoundError:
             raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}") from None
+
+    def _fold(self, folded: Encounter | None, events: Iterable[Any]) -> Encounter | None:
+        """The repository's projector. An aggregate in the cache is never changed in place
+        (a command's answer may still be reading its state, another thread copying it): one
+        fast-forwarded by events recorded elsewhere is a copy, kept in its place."""
+        if folded is None:
+            return project_encounter(None, events)
+        events = iter(events)
+        first = next(events, None)
+        if first is None:
+            return folded
+        moved = project_encounter(deepcopy(folded), chain((first,), events))
+        if moved is not None:
+            self._keep(moved)
+        return moved
+
+    def _keep(self, encounter: Encounter) -> None:
+        """Cache `encounter` as the latest this process knows (it is not changed after):
+        never over a later one (a slow read that fast-forwarded to an earlier version)."""
+        cache = self.repository.cache
+        if cache is None:
+            return
+        try:
+            kept = cache.get(encounter.id)
+        except KeyError:
+            kept = None
+        if kept is None or kept.version < encounter.version:
+            cache.put(encounter.id, encounter)
 
     def sight(self, encounter_id: UUID, player: Grant, state: Any = None) -> Sight:
         """What a player's token may read of an encounter as it stands (`state`, or now):

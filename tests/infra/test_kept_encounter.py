@@ -1,0 +1,131 @@
+"""A command is decided on the encounter as this process keeps it, without a read of the
+store first (infra.app.Fraylog.execute); another process's write is found when the save finds
+its position taken, or when the command is refused, and the command is decided again on the
+store's latest. What the cache keeps is never changed in place (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from uuid import UUID
+
+import pytest
+
+from domain import commands as c
+from domain.errors import DomainError
+from infra.app import Conflict, Fraylog
+from tests.builders.novus import novus_stats
+
+
+@pytest.fixture
+def other(fraylog: Fraylog) -> Iterator[Fraylog]:
+    """Another process on the same store (a second worker, the CLI)."""
+    app = Fraylog(fraylog.settings)
+    yield app
+    app.close()
+
+
+def an_encounter(fraylog: Fraylog) -> tuple[UUID, str]:
+    eid = UUID(fraylog.create_encounter("Kept", "novus", "seeded", "s").state.id)
+    a, _ = fraylog.add_combatant(eid, "A", "x", novus_stats(hits=30))
+    return eid, a
+
+
+def versions(fraylog: Fraylog, eid: UUID) -> list[int]:
+    return [e.originator_version for e in fraylog.event_log(eid)]
+
+
+def test_given_a_kept_encounter_when_a_command_runs_then_the_store_is_not_read_first(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    reads: list[UUID] = []
+    get = fraylog.events.get
+    monkeypatch.setattr(
+        fraylog.events,
+        "get",
+        lambda originator_id, **kw: reads.append(originator_id) or get(originator_id, **kw),
+    )
+    # when
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-2))
+    # then: decided on what this process recorded last, and saved
+    assert reads == []
+    assert recorded.state.combatants[a].hits == 27
+    monkeypatch.undo()
+    assert fraylog.state(eid).combatants[a].hits == 27
+    assert versions(fraylog, eid) == [1, 2, 3, 4]
+
+
+def test_given_another_process_recorded_when_a_command_runs_here_then_it_follows_that_record(
+    fraylog: Fraylog, other: Fraylog
+) -> None:
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))  # kept here at version 3
+    other.execute(eid, c.AdjustHits(combatant=a, amount=-2))  # version 4, elsewhere
+    # when: decided on version 3, its save finds position 4 taken, decided again on 4
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-3))
+    # then
+    assert recorded.state.combatants[a].hits == 24
+    assert recorded.events[0].originator_version == 5
+    assert versions(fraylog, eid) == [1, 2, 3, 4, 5]
+    assert other.state(eid).combatants[a].hits == 24
+
+
+def test_given_another_process_added_a_combatant_when_a_command_names_it_here_then_it_runs(
+    fraylog: Fraylog, other: Fraylog
+) -> None:
+    """Refused on what this process keeps (no such combatant there), accepted on the
+    latest: the refusal is not the answer."""
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    b, _ = other.add_combatant(eid, "B", "y", novus_stats(hits=20))
+    # when
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=b, amount=-5))
+    # then
+    assert recorded.state.combatants[b].hits == 15
+    assert versions(fraylog, eid) == [1, 2, 3, 4, 5]
+
+
+def test_given_another_process_recorded_when_the_expected_version_is_the_latest_then_it_runs(
+    fraylog: Fraylog, other: Fraylog
+) -> None:
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    latest = other.execute(eid, c.AdjustHits(combatant=a, amount=-2)).state.version
+    # when: the client read version 4 from the other process
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1, expected_version=latest))
+    # then
+    assert recorded.state.version == latest + 1
+    # and an expected version behind the latest is refused as before, recording nothing
+    with pytest.raises(Conflict):
+        fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1, expected_version=latest))
+    assert versions(fraylog, eid)[-1] == latest + 1
+
+
+def test_given_another_process_recorded_when_a_command_is_refused_on_the_latest_too_then_nothing_is_recorded(  # noqa: E501
+    fraylog: Fraylog, other: Fraylog
+) -> None:
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    other.execute(eid, c.AdjustHits(combatant=a, amount=-2))
+    # when
+    with pytest.raises(DomainError) as refused:
+        fraylog.execute(eid, c.AdjustHits(combatant="nobody", amount=-1))
+    # then
+    assert refused.value.rule not in ("VERSION",)
+    assert versions(fraylog, eid) == [1, 2, 3, 4]
+
+
+def test_given_a_command_answered_when_this_process_catches_up_with_another_then_the_answer_stands(
+    fraylog: Fraylog, other: Fraylog
+) -> None:
+    """The state a command answers with is what the cache keeps: fast-forwarding over
+    another process's events makes a new copy, never changes it in place."""
+    eid, a = an_encounter(fraylog)
+    answered = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1)).state
+    other.execute(eid, c.AdjustHits(combatant=a, amount=-2))
+    # when: a read here fast-forwards what this process keeps
+    assert fraylog.state(eid).combatants[a].hits == 27
+    # then
+    assert answered.combatants[a].hits == 29
+    assert answered.version == 3
