@@ -4,6 +4,8 @@ the same run, taking turns; the figures are medians of the repeated turns.
 In-process (CPU time per command through the ASGI app, no network, one command at a time):
 - the command route's parameters read by hand (api/routes/command_route.py) against FastAPI's
   generic dependency solving of the same endpoint, in the same minimal app;
+- a command decided on the encounter as this process keeps it (infra.app `Fraylog._kept`)
+  against the cached one fast-forwarded from the store first, as the library does;
 - the copy of the cached encounter a command works on (domain/state.py `copied`,
   `Encounter.__deepcopy__`) against the generic deep copies it replaced;
 - the answer's JSON encoded once by pydantic-core against the standard library's encoder.
@@ -36,7 +38,7 @@ from api.routes.commands import _answer, run_command
 from bench.timing import Row
 from bench.workload import FIGHTERS
 from domain import commands as c
-from domain.encounter import Encounter
+from domain.encounter import Encounter, project_encounter
 from domain.state import ActionState, EncounterState, Marks
 from infra.app import Fraylog
 from infra.settings import Settings
@@ -204,6 +206,48 @@ def copy_lever(fraylog: Fraylog, eid: UUID, copies: int, reps: int) -> Lever:
     )
 
 
+@contextmanager
+def store_read_first() -> Iterator[None]:
+    """The command path as it was: the cached encounter fast-forwarded from the store (a
+    read of the events after it, decoded and folded in place) before each command, and the
+    command's own record not kept, so the next command reads it back."""
+    saved = {name: Fraylog.__dict__[name] for name in ("_kept", "_keep", "_fold")}
+    try:
+        Fraylog._kept = lambda self, encounter_id, command: None  # type: ignore[method-assign]
+        Fraylog._keep = lambda self, encounter: None  # type: ignore[method-assign]
+        Fraylog._fold = lambda self, folded, events: project_encounter(folded, events)  # type: ignore[method-assign]
+        yield
+    finally:
+        for name, method in saved.items():
+            setattr(Fraylog, name, method)
+
+
+def kept_lever(fraylog: Fraylog, eid: UUID, who: str, commands: int, reps: int) -> Lever:
+    """Commands (adjust_hits, one at a time, saved) per CPU second."""
+
+    def turn() -> float:
+        start = time.process_time()
+        for i in range(commands):
+            fraylog.execute(eid, c.AdjustHits(combatant=who, amount=1 if i % 2 else -1))
+        return commands / (time.process_time() - start)
+
+    kept, read = [], []
+    for _ in range(reps):
+        kept.append(turn())
+        with store_read_first():
+            read.append(turn())
+    return Lever(
+        "what a command is decided on",
+        "the encounter as this process keeps it",
+        "fast-forwarded from the store first",
+        statistics.median(kept),
+        statistics.median(read),
+        "cmds per CPU second",
+        reps,
+        f"in-process, {commands} adjust_hits a turn, one at a time, each saved",
+    )
+
+
 def json_lever(fraylog: Fraylog, eid: UUID, who: str, answers: int, reps: int) -> Lever:
     """A command's answer (its events and the view) encoded per CPU second."""
     recorded = fraylog.execute(eid, c.AdjustHits(combatant=who, amount=-1))
@@ -243,6 +287,7 @@ def in_process(settings: Settings, commands: int, reps: int) -> list[Lever]:
         eid, who, _ = _table(fraylog)
         for i in range(200):  # a fight with some history
             fraylog.execute(UUID(eid), c.AdjustHits(combatant=who, amount=1 if i % 2 else -1))
+        levers.append(kept_lever(fraylog, UUID(eid), who, commands, reps))
         levers.append(copy_lever(fraylog, UUID(eid), 2000, reps))
         levers.append(json_lever(fraylog, UUID(eid), who, 5000, reps))
     finally:

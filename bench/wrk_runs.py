@@ -76,6 +76,9 @@ class WrkRun:
     status: int = 0
     timeout: int = 0
     threads: int = 0
+    # the server's CPU per answer (µs), if read (bench.server_cpu): event loop, other threads
+    loop_us: float | None = None
+    threads_us: float | None = None
 
     @property
     def rate(self) -> float:
@@ -167,3 +170,16 @@ class Runs:
     @property
     def p99_ms(self) -> float:
         return self._median([r.p99_us / 1e3 for r in self.runs])
+
+    @property
+    def cpu_note(self) -> str:
+        """The server's CPU per answer (medians), or "" where it was not read."""
+        loops = [r.loop_us for r in self.runs if r.loop_us is not None]
+        others = [r.threads_us for r in self.runs if r.threads_us is not None]
+        if not loops or not others:
+            return ""
+        loop, other = self._median(loops), self._median(others)
+        return (
+            f"server CPU per answer {loop + other:,.0f} µs: event loop {loop:,.0f}, "
+            f"other threads {other:,.0f}"
+        )

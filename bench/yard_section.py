@@ -128,7 +128,9 @@ def http_rows(name: str, m: Measured, library: float, events: int) -> list[Yard]
     bare = {n: runs["bare"] for n, runs in m.commands.items()}
     for n in CONNECTIONS:
         fray = m.commands[n]["fraylog"]
-        rows.append(of_runs(name, BARE, n, bare[n], "answers/s", vs_bare=1.0))
+        rows.append(
+            of_runs(name, BARE, n, bare[n], "answers/s", vs_bare=1.0, note=bare[n].cpu_note)
+        )
         rows.append(
             of_runs(
                 name,
@@ -138,7 +140,7 @@ def http_rows(name: str, m: Measured, library: float, events: int) -> list[Yard]
                 "cmds/s",
                 vs_bare=fray.rate / bare[n].rate,
                 vs_library=fray.rate / library,
-                note="a connection an encounter",
+                note="; ".join(filter(None, ("a connection an encounter", fray.cpu_note))),
             )
         )
     top = max(CONNECTIONS)
@@ -153,7 +155,15 @@ def http_rows(name: str, m: Measured, library: float, events: int) -> list[Yard]
                 "cmds/s",
                 vs_bare=two.rate / bare[top].rate,
                 vs_library=two.rate / library,
-                note=f"{two.rate / m.commands[top]['fraylog'].rate:.2f}× one worker",
+                note="; ".join(
+                    filter(
+                        None,
+                        (
+                            f"{two.rate / m.commands[top]['fraylog'].rate:.2f}× one worker",
+                            two.cpu_note,
+                        ),
+                    )
+                ),
             )
         )
     for what, runs in m.reads.items():
@@ -165,6 +175,7 @@ def http_rows(name: str, m: Measured, library: float, events: int) -> list[Yard]
                 runs,
                 "answers/s",
                 vs_bare=runs.rate / bare[top].rate,
+                note=runs.cpu_note,
             )
         )
     return rows

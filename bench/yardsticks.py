@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -26,6 +26,7 @@ from bench import wrk_runs
 from bench.baseline import Pacer
 from bench.over_http import Server
 from bench.raw_driver import RawDriver
+from bench.server_cpu import cpu_of
 from bench.timing import clock
 from bench.workload import FIGHTERS, create_body
 from bench.wrk_runs import Runs, Table
@@ -108,17 +109,32 @@ def rotate(
     reps: int,
     seconds: float,
     between: Callable[[], None],
+    pids: dict[str, int] | None = None,
 ) -> dict[str, Runs]:
     """Each configuration warmed up once, then `reps` runs of each, taking turns; `between`
-    after each round of turns."""
+    after each round of turns. With its server's pid, a run notes the server's CPU."""
     for url, tables in configs.values():
         wrk_runs.run(url, tables, connections, WARMUP_S)
     runs = {k: Runs() for k in configs}
     for _ in range(reps):
         for k, (url, tables) in configs.items():
-            runs[k].runs.append(wrk_runs.run(url, tables, connections, seconds))
+            runs[k].runs.append(with_cpu((pids or {}).get(k), url, tables, connections, seconds))
         between()
     return runs
+
+
+def with_cpu(
+    pid: int | None, url: str, tables: list[Table], connections: int, seconds: float
+) -> wrk_runs.WrkRun:
+    """A wrk run, with the CPU the server `pid` used on it per answer (bench.server_cpu)."""
+    before = cpu_of(pid) if pid is not None else None
+    run = wrk_runs.run(url, tables, connections, seconds)
+    after = cpu_of(pid) if before is not None and pid is not None else None
+    if before is not None and after is not None and run.requests:
+        used = after - before
+        per = 1e6 / run.requests
+        return replace(run, loop_us=used.loop * per, threads_us=used.threads * per)
+    return run
 
 
 def turn_seconds(wrk_seconds: float) -> float:
@@ -197,10 +213,12 @@ def measure(
             if pg and n == top:
                 configs["workers 2"] = (servers["workers 2"].url, tables["workers 2"])
             log(f" wrk at {n} connection(s): {', '.join(configs)}, {reps} runs each ...")
-            commands[n] = rotate(configs, n, reps, seconds, saves)
+            pids = {k: servers[k].proc.pid for k in configs}
+            commands[n] = rotate(configs, n, reps, seconds, saves, pids)
         eid, token = fight
         reads = read_tables(servers["fraylog"].url, eid, token, top)
         log(f" wrk reads at {top} connections: {len(reads)} kinds, {reps} runs each ...")
         url = servers["fraylog"].url
-        read_runs = rotate({k: (url, t) for k, t in reads.items()}, top, reps, seconds, saves)
+        pids = dict.fromkeys(reads, servers["fraylog"].proc.pid)
+        read_runs = rotate({k: (url, t) for k, t in reads.items()}, top, reps, seconds, saves, pids)
         then(Measured(commands, read_runs, saves.library, saves.driver, tables | reads, servers))

@@ -3,13 +3,18 @@ script prints, the tables it is given, the medians of repeated runs."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
+from bench.server_cpu import cpu_of
 from bench.wrk_runs import Runs, Table, WrkFailed, WrkRun, parse, run, wrk_path
 
 needs_wrk = pytest.mark.skipif(
@@ -177,3 +182,45 @@ def test_given_an_answer_of_another_status_when_wrk_runs_then_the_run_fails(
     # when wrk runs it, then the run fails and names the status it got
     with pytest.raises(WrkFailed, match=r"not 304 \(last 200\)"):
         run(url, [table], 1, 1.0)
+
+
+BUSY = """
+import sys, threading, time
+def burn(seconds):
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+other = threading.Thread(target=burn, args=(0.3,))
+other.start()
+other.join()
+burn(0.6)
+print("done", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="no /proc (Linux only)")
+def test_given_a_busy_server_then_its_cpu_is_told_apart_loop_and_threads() -> None:
+    # given a process that used 0.3 s of CPU on a thread and then 0.6 s on its main thread
+    busy = subprocess.Popen(
+        [sys.executable, "-c", BUSY], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert busy.stdout is not None and busy.stdout.readline().strip() == "done"
+        # when its CPU is read
+        cpu = cpu_of(busy.pid)
+    finally:
+        busy.communicate("")
+    # then the main thread's counts as the loop, the other thread's apart (clock ticks)
+    assert cpu is not None
+    assert 0.55 <= cpu.loop < 2.0
+    assert 0.25 <= cpu.threads < cpu.loop
+
+
+def test_given_runs_with_the_servers_cpu_then_the_note_gives_the_medians() -> None:
+    # given three runs whose server used CPU per answer, and one where it was not read
+    used = ((500, 300), (700, 100), (600, 200))
+    runs = Runs([replace(run_of(1000, 1), loop_us=a, threads_us=b) for a, b in used])
+    # when they are summed up, then the medians, each apart
+    assert runs.cpu_note == "server CPU per answer 800 µs: event loop 600, other threads 200"
+    assert Runs([run_of(1000, 1)]).cpu_note == ""
