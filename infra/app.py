@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
@@ -43,6 +46,8 @@ from projections.visibility import Sight, departed, for_player, sight_of
 log = logging.getLogger("fraylog.checkpoints")
 RULESETS_KEPT = 10_000  # encounters whose rule book Fraylog.ruleset keeps in memory
 CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkpoint is signed
+# an encounter another process recorded on: its commands read the store first for this long
+ELSEWHERE_SECONDS = 60.0
 
 
 class EncounterStateAsDict(Transcoding):
@@ -114,6 +119,9 @@ class Fraylog(Application[UUID]):
         self.turns = Turns()  # one write at a time per encounter in this process
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
+        # encounters another process recorded on, when this one found out (Fraylog._kept)
+        self._elsewhere: OrderedDict[UUID, float] = OrderedDict()
+        self._elsewhere_lock = threading.Lock()
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -227,7 +235,9 @@ class Fraylog(Application[UUID]):
         each is decided on what the one before it recorded, as this process keeps it, without
         asking the store. Should another process have recorded on the encounter since, the
         save finds the position taken and nothing is recorded; so a command refused, or not
-        saved, on what this process kept is decided again on the store's latest."""
+        saved, on what this process kept is decided again on the store's latest. An encounter
+        another process has recorded on lately is read from the store first, as before
+        (`Fraylog._kept`): workers sharing a busy encounter would lose most saves otherwise."""
         if preview:
             encounter = self._load(encounter_id, command.expected_version)
             return self._execute(encounter, command, grant, True, None)
@@ -245,15 +255,30 @@ class Fraylog(Application[UUID]):
             return self._execute(encounter, command, grant, False, idempotency)
 
     def _kept(self, encounter_id: UUID, command: Any) -> Encounter | None:
-        """A copy of the encounter as this process last recorded or read it (None when it
-        keeps none, or for a reveal: its next secret is drawn and stored before it saves)."""
+        """A copy of the encounter as this process last recorded or read it. None when it
+        keeps none; when another process recorded on it in the last ELSEWHERE_SECONDS; for a
+        reveal (`reveal_dice`, `end_encounter`: a secret is published, decided on the
+        latest only)."""
         cache = self.repository.cache
         if cache is None or isinstance(command, RevealDice | EndEncounter):
+            return None
+        with self._elsewhere_lock:
+            seen = self._elsewhere.get(encounter_id)
+        if seen is not None and time.monotonic() - seen < ELSEWHERE_SECONDS:
             return None
         try:
             return deepcopy(cache.get(encounter_id))
         except KeyError:
             return None
+
+    def _recorded_elsewhere(self, encounter_id: UUID) -> None:
+        """Note that another process recorded on the encounter (a fast-forward found events
+        this process did not keep), for `_kept`; the notes of the most encounters kept."""
+        with self._elsewhere_lock:
+            self._elsewhere[encounter_id] = time.monotonic()
+            self._elsewhere.move_to_end(encounter_id)
+            if len(self._elsewhere) > RULESETS_KEPT:
+                self._elsewhere.popitem(last=False)
 
     def _execute(
         self,
@@ -429,11 +454,13 @@ class Fraylog(Application[UUID]):
         saving.collect_events(encounter, **{MARK: idempotency, ALSO: also})
         try:  # with the saves of other commands that wait for the store (infra.group_commit)
             self.commits.commit(saving)
-        except IntegrityError:  # the cache holds copies: it is fast-forwarded on the next load
-            raise Conflict(
-                "VERSION",
-                "another command was recorded on this encounter first; reload and try again",
-            ) from None
+        except IntegrityError:  # its positions are taken: by another command, or by itself
+            if not self._landed(encounter.id, pending):
+                raise Conflict(
+                    "VERSION",
+                    "another command was recorded on this encounter first; reload and try "
+                    "again",
+                ) from None
         self._keep(encounter)  # what it recorded: the next command starts from it
         self._take_snapshots(saving)
         if any(isinstance(e, CHECKPOINTED) for e in pending):
@@ -441,6 +468,16 @@ class Fraylog(Application[UUID]):
         for listener in self.listeners:
             listener(str(encounter.id))
         return Recorded(pending, encounter.state)
+
+    def _landed(self, encounter_id: UUID, pending: list[Any]) -> bool:
+        """Whether these very events are stored: a commit that landed but whose answer was
+        lost (the connection dropped; the recorder's retry then found its positions taken).
+        Each event's hash chains its content, time and the hash before it."""
+        if not pending:
+            return False
+        first, last = pending[0].originator_version, pending[-1].originator_version
+        stored = self.events.get(encounter_id, gt=first - 1, lte=last)
+        return [e.hash for e in stored] == [e.hash for e in pending]
 
     def _record_together(self, savings: Sequence[ProcessingEvent[UUID]]) -> None:
         """Record the events of several saves in one transaction, each with its own key's
@@ -487,14 +524,17 @@ class Fraylog(Application[UUID]):
         first = next(events, None)
         if first is None:
             return folded
+        self._recorded_elsewhere(folded.id)  # this process keeps what it records itself
         moved = project_encounter(deepcopy(folded), chain((first,), events))
         if moved is not None:
             self._keep(moved)
         return moved
 
     def _keep(self, encounter: Encounter) -> None:
-        """Cache `encounter` as the latest this process knows (it is not changed after):
-        never over a later one (a slow read that fast-forwarded to an earlier version)."""
+        """Cache `encounter` as the latest this process knows (it is not changed after),
+        not over a later one found there. Not atomic with the library's own put (a read that
+        missed the cache puts what it folded): an earlier version may be left kept, and the
+        next command then finds its position taken and is decided again."""
         cache = self.repository.cache
         if cache is None:
             return

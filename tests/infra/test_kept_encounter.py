@@ -6,9 +6,11 @@ store's latest. What the cache keeps is never changed in place (SQLite and Postg
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import IntegrityError
 
 from domain import commands as c
 from domain.errors import DomainError
@@ -129,3 +131,53 @@ def test_given_a_command_answered_when_this_process_catches_up_with_another_then
     # then
     assert answered.combatants[a].hits == 29
     assert answered.version == 3
+
+
+def test_given_another_process_recorded_lately_when_a_command_runs_here_then_it_reads_the_store_first(  # noqa: E501
+    fraylog: Fraylog, other: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers sharing a busy encounter: deciding on what each keeps would lose most saves,
+    so once another process's record is seen, the store is read first again."""
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    other.execute(eid, c.AdjustHits(combatant=a, amount=-2))
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-3))  # found out here
+    reads: list[UUID] = []
+    get = fraylog.events.get
+    monkeypatch.setattr(
+        fraylog.events,
+        "get",
+        lambda originator_id, **kw: reads.append(originator_id) or get(originator_id, **kw),
+    )
+    # when
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-4))
+    # then
+    assert reads == [eid]
+    assert recorded.state.combatants[a].hits == 20
+
+
+def test_given_a_commit_whose_answer_was_lost_when_its_retry_finds_its_positions_taken_then_it_is_recorded_once(  # noqa: E501
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection dropped after the commit: the recorder's retry finds the command's own
+    events there (IntegrityError). The command was recorded: it is answered so, and it is
+    not decided a second time."""
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    record = fraylog._record
+    calls = []
+
+    def landed_then_lost(together: Any) -> Any:
+        calls.append(together)
+        recordings = record(together)
+        if len(calls) == 1:
+            raise IntegrityError("duplicate key: the retry of a commit that landed")
+        return recordings
+
+    monkeypatch.setattr(fraylog, "_record", landed_then_lost)
+    # when
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-5))
+    # then: answered as recorded, and recorded once
+    assert recorded.state.combatants[a].hits == 24
+    assert versions(fraylog, eid) == [1, 2, 3, 4]
+    assert fraylog.state(eid).combatants[a].hits == 24
