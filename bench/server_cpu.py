@@ -62,5 +62,5 @@ def cpu_of(pid: int) -> Cpu | None:
         if whole is None or main is None:
             continue
         loop += main
-        threads += whole - main
+        threads += max(0, whole - main)  # the two are read one after the other
     return Cpu(loop / tick, threads / tick)
