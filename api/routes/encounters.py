@@ -26,6 +26,7 @@ from api.etag import NOT_MODIFIED
 from api.routes import commands, reads, record, roster, statistics, stream, tokens
 from api.routes.common import ERRORS, created
 from api.routes.links import COMBATANT_LINKS, ENCOUNTER_LINKS
+from api.routes.read_route import read_route
 from api.schemas import MAX_POSITION
 from domain.encounter import GM
 from domain.errors import DomainError
@@ -132,13 +133,6 @@ async def list_encounters(
     return {"encounters": [summary]}
 
 
-@router.get(
-    "/{encounter_id}",
-    response_model=s.EncounterPublic,
-    responses={**ERRORS, **NOT_MODIFIED},
-    response_model_by_alias=True,
-    operation_id="get_encounter",
-)
 async def get_encounter(
     encounter_id: UUID,
     fraylog: FraylogDep,
@@ -152,6 +146,19 @@ async def get_encounter(
     what the GM keeps from the players, docs/visibility.md). Its `ETag` is the answer's
     hash: `If-None-Match` holding it is answered `304 Not Modified`."""
     return await reads.kept_view(encounter_id, fraylog, grant, request, version)
+
+
+VIEW_ROUTE = read_route()  # its common case read by hand (api/routes/read_route.py)
+router.add_api_route(
+    "/{encounter_id}",
+    get_encounter,
+    methods=["GET"],
+    response_model=s.EncounterPublic,
+    responses={**ERRORS, **NOT_MODIFIED},
+    response_model_by_alias=True,
+    operation_id="get_encounter",
+    route_class_override=VIEW_ROUTE,
+)
 
 
 @router.post(

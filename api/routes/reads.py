@@ -19,6 +19,7 @@ from api.deps import FraylogDep, ReaderDep, log_lang
 from api.etag import NOT_MODIFIED, json_bytes
 from api.kept_answers import Built, Viewer, kept_answer, reader
 from api.routes.common import ERRORS, After, Until, player_sight
+from api.routes.read_route import read_route
 from api.schemas import MAX_POSITION
 from domain.corrections import voided_by
 from infra.access import Grant
@@ -156,12 +157,6 @@ async def kept_view(
     return await kept_answer(request, fraylog, encounter_id, now, ("view", viewer, asked), build)
 
 
-@router.get(
-    "/{encounter_id}/log",
-    response_model=s.NarrativeLog,
-    responses={**ERRORS, **NOT_MODIFIED},
-    operation_id="get_log",
-)
 async def get_log(
     encounter_id: UUID,
     fraylog: FraylogDep,
@@ -205,6 +200,18 @@ async def get_log(
     key = ("log", viewer, lang, until, after or 0, end)
     build = partial(_log, fraylog, encounter_id, lang, viewer, until, after or 0, end)
     return await kept_answer(request, fraylog, encounter_id, now, key, build, headers)
+
+
+LOG_ROUTE = read_route(lang="en")  # its common case by hand (api/routes/read_route.py)
+router.add_api_route(
+    "/{encounter_id}/log",
+    get_log,
+    methods=["GET"],
+    response_model=s.NarrativeLog,
+    responses={**ERRORS, **NOT_MODIFIED},
+    operation_id="get_log",
+    route_class_override=LOG_ROUTE,
+)
 
 
 @router.get(
