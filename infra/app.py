@@ -36,6 +36,7 @@ from infra.group_commit import GroupCommit, Turns
 from infra.history import StoredHistory, corrections_of
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
 from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsHere
+from infra.runner_lock import creating_tables
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
 from infra.sidetables import SideTables
@@ -97,20 +98,22 @@ class Fraylog(Application[UUID]):
         self.settings = settings or Settings.from_env()
         register_rule_books(self.settings.rule_books)
         self.snapshotting_intervals = {Encounter: self.settings.snapshot_interval}
-        if self.settings.backend == "postgres" and self.settings.postgres_schema:
-            ensure_schema(self.settings)
-        # its recorder marks an Idempotency-Key in the transaction of its command's events
-        super().__init__(env={**self.settings.eventsourcing_env(), **recorder_env(self.settings)})
+        with creating_tables(self.settings):  # another process may be creating them too
+            if self.settings.backend == "postgres" and self.settings.postgres_schema:
+                ensure_schema(self.settings)
+            # its recorder marks an Idempotency-Key in the transaction of its command's events
+            env = {**self.settings.eventsourcing_env(), **recorder_env(self.settings)}
+            super().__init__(env=env)
+            self.secrets = SecretStore(self.settings)
+            self.access = AccessStore(self.settings)
+            self.keys = IdempotencyKeys(self.settings)
+            self.accounts = Accounts(self.settings)
+            self.read_tables = SideTables(self.settings)  # the read models', for the reads
+            self.checkpoints = Checkpoints(self.settings)
         if self.settings.backend == "sqlite":
             pool = self.recorder.datastore.pool  # type: ignore[attr-defined]
             set_synchronous(pool, self.settings.sqlite_synchronous)
             keep_connections(pool)
-        self.secrets = SecretStore(self.settings)
-        self.access = AccessStore(self.settings)
-        self.keys = IdempotencyKeys(self.settings)
-        self.accounts = Accounts(self.settings)
-        self.read_tables = SideTables(self.settings)  # the read models', for the API's reads
-        self.checkpoints = Checkpoints(self.settings)
         self.commits = GroupCommit(
             self._record_together,
             self.settings.commit_group_size,

@@ -32,6 +32,7 @@ from infra.accounts import ACCOUNTS, Account
 from infra.cursors import after as page_after
 from infra.cursors import cursor
 from infra.idempotency import ALSO, Also, MarkingPostgresRecorder, MarkingSQLiteRecorder
+from infra.runner_lock import creating_tables
 from infra.settings import Settings
 from infra.sidetables import SideTables
 
@@ -177,8 +178,9 @@ class Campaigns(Application[UUID]):
         else:  # a small pool: the roster is read far less than the encounters
             env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW="3")
             env["APPLICATION_RECORDER_TOPIC"] = get_topic(MarkingPostgresRecorder)
-        super().__init__(env=env)
-        self.index = RosterIndex(settings)
+        with creating_tables(settings):  # another process may be creating them too
+            super().__init__(env=env)
+            self.index = RosterIndex(settings)
 
     def close(self) -> None:
         super().close()

@@ -46,7 +46,7 @@ from infra.read_model_views import (
     SQLiteReadModelsView,
     projected,
 )
-from infra.runner_lock import RunnerLock, running_query
+from infra.runner_lock import RunnerLock, creating_tables, running_query
 from infra.settings import Settings
 from infra.sidetables import SideTables
 from projections.read_models import CORRECTION_COLUMNS, ENCOUNTER_COLUMNS, STATS_COLUMNS
@@ -136,12 +136,13 @@ def runner_env(settings: Settings, poll_seconds: float = 0.5) -> dict[str, str]:
 def runner(settings: Settings, poll_seconds: float = 0.5) -> ProjectionRunner[Any, Any]:
     """The library's runner for the read models, started; use it as a context manager.
     PostgreSQL: it follows LISTEN/NOTIFY. SQLite: it polls every `poll_seconds`."""
-    started: ProjectionRunner[Any, Any] = ProjectionRunner(
-        application_class=FraylogSource,
-        projection_class=ReadModels,
-        view_class=view_class(settings),
-        env=runner_env(settings, poll_seconds),
-    )
+    with creating_tables(settings):  # another process may be creating them too
+        started: ProjectionRunner[Any, Any] = ProjectionRunner(
+            application_class=FraylogSource,
+            projection_class=ReadModels,
+            view_class=view_class(settings),
+            env=runner_env(settings, poll_seconds),
+        )
     started.projection.attach(started.app)
     return started
 
@@ -155,13 +156,14 @@ def _open_view(settings: Settings, env: dict[str, str]) -> tuple[InfrastructureF
 def projection(settings: Settings, *, drop: bool = False) -> Iterator[ReadModels]:
     """The projection over its view and the store, to project by hand (`drop`: the tables
     and the tracking dropped first). A runner must not be running meanwhile."""
-    env = runner_env(settings)
-    if drop:
-        factory, view = _open_view(settings, env)
-        view.drop()
-        factory.close()
-    factory, view = _open_view(settings, env)  # a fresh recorder creates what was dropped
-    source = FraylogSource(env)
+    with creating_tables(settings):  # another process may be creating them too
+        env = runner_env(settings)
+        if drop:
+            factory, view = _open_view(settings, env)
+            view.drop()
+            factory.close()
+        factory, view = _open_view(settings, env)  # a fresh recorder creates what was dropped
+        source = FraylogSource(env)
     try:
         projected = ReadModels(view)
         projected.attach(source)

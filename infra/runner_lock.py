@@ -1,4 +1,5 @@
-"""The lock a read model's runner holds for its lifetime, so that one runner follows a store
+"""The lock fraylog holds while it creates its tables (`creating_tables`), and the lock a
+read model's runner holds for its lifetime, so that one runner follows a store
 and a rebuild never runs beside it. The operating system or the database server releases
 it when the process ends, however it ends (SIGKILL included):
 
@@ -14,12 +15,16 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from infra.settings import Settings
 
 LOCK_FILES = {"fraylog_read_models": "projections"}  # <sqlite path>.projections.lock
+CREATING = "fraylog_create_tables"  # the advisory lock of creating_tables
 
 
 def lock_path(settings: Settings, name: str) -> str:
@@ -43,6 +48,52 @@ def running_query(settings: Settings, name: str) -> tuple[str, tuple[int, int]]:
         "(SELECT oid FROM pg_database WHERE datname = current_database()))",
         (key >> 32, key & 0xFFFFFFFF),
     )
+
+
+_creating = threading.local()  # whether this thread holds the lock of creating_tables
+
+
+@contextmanager
+def creating_tables(settings: Settings) -> Iterator[None]:
+    """Held while fraylog creates its schema and tables (an application's recorder with the
+    library's insert function, a read model's view, fraylog's own tables). PostgreSQL: an
+    advisory lock on a connection of its own, so that processes and threads starting at once
+    (the workers of `fraylog serve --workers N`, its read models' runner, a restart while a
+    killed process's sessions still run) take turns: at once, `CREATE … IF NOT EXISTS`
+    collides in the catalog and `CREATE OR REPLACE FUNCTION` fails with "tuple concurrently
+    updated". SQLite: an exclusive `flock` on `<sqlite path>.tables.lock` (two read models'
+    views made at once record the same migration; nothing for a database in memory).
+    Re-entrant on a thread."""
+    path = settings.sqlite_path
+    in_memory = path == ":memory:" or path.startswith("file:")
+    if getattr(_creating, "held", False) or (settings.backend == "sqlite" and in_memory):
+        yield
+        return
+    if settings.backend == "sqlite":
+        fd = os.open(f"{path}.tables.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            _creating.held = True
+            try:
+                yield
+            finally:
+                _creating.held = False
+        finally:
+            os.close(fd)  # and the lock with it
+        return
+    import psycopg
+
+    assert settings.database_url is not None
+    conn = psycopg.connect(settings.database_url, autocommit=True, connect_timeout=5)
+    try:
+        conn.execute("SELECT pg_advisory_lock(%s)", (advisory_key(settings, CREATING),))
+        _creating.held = True
+        try:
+            yield
+        finally:
+            _creating.held = False
+    finally:
+        conn.close()  # the session ends, and its lock with it
 
 
 class RunnerLock:
