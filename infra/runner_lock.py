@@ -73,11 +73,8 @@ def creating_tables(settings: Settings) -> Iterator[None]:
         fd = os.open(f"{path}.tables.lock", os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            _creating.held = True
-            try:
+            with _held():
                 yield
-            finally:
-                _creating.held = False
         finally:
             os.close(fd)  # and the lock with it
         return
@@ -87,13 +84,20 @@ def creating_tables(settings: Settings) -> Iterator[None]:
     conn = psycopg.connect(settings.database_url, autocommit=True, connect_timeout=5)
     try:
         conn.execute("SELECT pg_advisory_lock(%s)", (advisory_key(settings, CREATING),))
-        _creating.held = True
-        try:
+        with _held():
             yield
-        finally:
-            _creating.held = False
     finally:
         conn.close()  # the session ends, and its lock with it
+
+
+@contextmanager
+def _held() -> Iterator[None]:
+    """This thread holds the lock of creating_tables meanwhile."""
+    _creating.held = True
+    try:
+        yield
+    finally:
+        _creating.held = False
 
 
 class RunnerLock:

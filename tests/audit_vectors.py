@@ -22,6 +22,7 @@ import io
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -307,6 +308,23 @@ def _wrap(text: str, width: int = 88) -> str:
     return "\n".join(text[i : i + width] for i in range(0, len(text), width))
 
 
+def server_faces(records: list[dict[str, Any]]) -> Iterator[tuple[Any, ...]]:
+    """Every server face of `records` with its derivation key (the spec, §5.3): (record,
+    roll name, k: the face's ordinal under its command, attempt and roll name, key, sides,
+    face)."""
+    drawn: dict[tuple[int, int, str], int] = {}
+    for r in records:
+        for name, roll in (r["data"].get("rolls") or {}).items():
+            mark = (r["command"], roll.get("attempt", 0), name)
+            first = drawn.get(mark, 0)
+            drawn[mark] = first + len(roll["faces"])
+            if roll["source"] != "server":
+                continue
+            for n, (face, sides) in enumerate(zip(roll["faces"], roll["sides"], strict=True)):
+                key = derivation_key(mark[0], mark[1], name, first + n)
+                yield r, name, first + n, key, sides, face
+
+
 def section(folder: Path = FOLDER) -> str:
     """The vectors section of the spec, computed from the committed files."""
     keys = json.loads((folder / "keys.json").read_text())["keys"]
@@ -367,23 +385,10 @@ def section(folder: Path = FOLDER) -> str:
     say("")
     say("| position | roll | k | key | sides | HMAC-SHA-256 (counter 0) | face |")
     say("|---|---|---|---|---|---|---|")
-    drawn: dict[tuple[int, int, str], int] = {}
-    for r in records:
-        for name, roll in (r["data"].get("rolls") or {}).items():
-            mark = (r["command"], roll.get("attempt", 0), name)
-            first = drawn.get(mark, 0)
-            drawn[mark] = first + len(roll["faces"])
-            if roll["source"] != "server":
-                continue
-            for n, face in enumerate(roll["faces"]):
-                key = derivation_key(r["command"], roll.get("attempt", 0), name, first + n)
-                sides = roll["sides"][n]
-                assert derived_face(secret, key, sides) == face
-                digest = hmac.new(secret, f"{key}#0".encode(), hashlib.sha256).hexdigest()
-                say(
-                    f"| {r['position']} | {name} | {first + n} | `{key}` | {sides} | "
-                    f"`{digest}` | {face} |"
-                )
+    for r, name, k, key, sides, face in server_faces(records):
+        assert derived_face(secret, key, sides) == face
+        digest = hmac.new(secret, f"{key}#0".encode(), hashlib.sha256).hexdigest()
+        say(f"| {r['position']} | {name} | {k} | `{key}` | {sides} | `{digest}` | {face} |")
     say("")
     say("### 10.4 The checkpoint")
     say("")

@@ -36,11 +36,8 @@ def versions(fraylog: Fraylog, eid: UUID) -> list[int]:
     return [e.originator_version for e in fraylog.event_log(eid)]
 
 
-def test_given_a_kept_encounter_when_a_command_runs_then_the_store_is_not_read_first(
-    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    eid, a = an_encounter(fraylog)
-    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+def store_reads(fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch) -> list[UUID]:
+    """The encounters whose events `fraylog` reads from the store from now on."""
     reads: list[UUID] = []
     get = fraylog.events.get
     monkeypatch.setattr(
@@ -48,6 +45,15 @@ def test_given_a_kept_encounter_when_a_command_runs_then_the_store_is_not_read_f
         "get",
         lambda originator_id, **kw: reads.append(originator_id) or get(originator_id, **kw),
     )
+    return reads
+
+
+def test_given_a_kept_encounter_when_a_command_runs_then_the_store_is_not_read_first(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    reads = store_reads(fraylog, monkeypatch)
     # when
     recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-2))
     # then: decided on what this process recorded last, and saved
@@ -142,13 +148,7 @@ def test_given_another_process_recorded_lately_when_a_command_runs_here_then_it_
     fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
     other.execute(eid, c.AdjustHits(combatant=a, amount=-2))
     fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-3))  # found out here
-    reads: list[UUID] = []
-    get = fraylog.events.get
-    monkeypatch.setattr(
-        fraylog.events,
-        "get",
-        lambda originator_id, **kw: reads.append(originator_id) or get(originator_id, **kw),
-    )
+    reads = store_reads(fraylog, monkeypatch)
     # when
     recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-4))
     # then

@@ -20,9 +20,10 @@ from uuid import UUID
 
 import httpx
 
-from domain.dice import derivation_key, derived_face
+from domain.dice import derived_face
 from infra.app import Fraylog
 from infra.settings import Settings
+from tests.audit_vectors import server_faces
 from tests.builders.novus import novus_stats, target_stats
 from tests.builders.phantasia import ORC, PC
 from tests.builders.wits import farthan, fighter
@@ -913,20 +914,11 @@ def test_given_the_rules_of_reading_an_export_then_the_page_reads_it_as_python_d
 def a_wrong_secret(records: list[dict[str, Any]]) -> str:
     """A secret (hex) under which at least one server face of `records` derives otherwise:
     an epoch may hold a single d20, which any other secret matches once in 20."""
+    faces = list(server_faces(records))
     for byte in range(1, 256):
         secret = bytes([byte]) * 32
-        drawn: dict[tuple[int, int, str], int] = {}
-        for record in records:
-            for name, roll in (record["data"].get("rolls") or {}).items():
-                at = (record["command"], roll.get("attempt", 0), name)
-                first = drawn.get(at, 0)
-                drawn[at] = first + len(roll["faces"])
-                if roll["source"] != "server":
-                    continue
-                for n, (face, sides) in enumerate(zip(roll["faces"], roll["sides"], strict=True)):
-                    key = derivation_key(at[0], at[1], name, first + n)
-                    if derived_face(secret, key, sides) != face:
-                        return secret.hex()
+        if any(derived_face(secret, key, sides) != face for *_, key, sides, face in faces):
+            return secret.hex()
     raise AssertionError("every secret derives these faces alike")
 
 
