@@ -72,7 +72,13 @@ def serving(settings: Settings) -> Iterator[str]:
     base URL."""
     port = free_port()
     app = create_app(settings)
-    running = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    # idle connections kept for 5 minutes, not uvicorn's 5 s: a test's client that waited on
+    # the browser longer than that could send on a connection the server was closing
+    # (ECONNRESET; httpx does not send a request again)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", timeout_keep_alive=300
+    )
+    running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
