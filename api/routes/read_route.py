@@ -4,9 +4,11 @@ FastAPI solves a route's parameters and dependencies anew for each request, gene
 a view kept in memory that is half the work of the answer (issue 19). A request with no
 query string and an id that is a UUID needs only the token's grant: this route class reads
 it as the route's `reader` dependency does (the same functions, so the same refusals) and
-calls the endpoint with its other parameters at their defaults. Any other request (a query
-string, an id that is not a UUID) goes through FastAPI's own solving, so every validation
-error is FastAPI's. The OpenAPI is FastAPI's, from the endpoint's signature, unchanged.
+calls the endpoint with its other parameters at their defaults (the app's query check has
+nothing to check then; a route given any other dependency is always solved by FastAPI).
+Any other request (a query string, an id that is not a UUID) goes through FastAPI's own
+solving, so every validation error is FastAPI's. The OpenAPI is FastAPI's, from the
+endpoint's signature, unchanged.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
-from api.deps import bearer, grant_for
+from api.deps import bearer, grant_for, known_query
 
 ENCOUNTER_ID = TypeAdapter(UUID)
 
@@ -40,6 +42,8 @@ def read_route(**given: Any) -> type[APIRoute]:
             generic = super().get_route_handler()
             endpoint = self.endpoint
             defaults = plain_defaults(endpoint, given)
+            if any(d.dependency is not known_query for d in self.dependencies):
+                return generic  # a dependency the plain read would skip: none by hand
 
             async def handle(request: Request) -> Response:
                 if request.scope.get("query_string"):

@@ -10,15 +10,17 @@ from uuid import UUID
 
 import fastapi.routing
 import pytest
-from fastapi import Depends, FastAPI
+from fastapi import Depends, FastAPI, Request
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from api import problems
 from api.deps import known_query
+from api.main import create_app
 from api.routes.encounters import VIEW_ROUTE, get_encounter
 from api.routes.read_route import read_route
 from api.routes.reads import LOG_ROUTE, get_log
+from bench.command_levers import _table
 from domain import commands as c
 from infra.app import Fraylog
 from infra.settings import Settings
@@ -131,3 +133,51 @@ def test_given_an_endpoint_with_a_parameter_without_default_then_the_route_is_re
 
     with pytest.raises(TypeError, match="lang has no default"):
         read_route()("/x/{encounter_id}", endpoint).get_route_handler()
+
+
+def test_given_a_route_with_a_dependency_of_its_own_then_fastapi_solves_every_read(
+    table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dependency added to the route (or its router) is never skipped by the plain read."""
+    called: list[str] = []
+
+    async def audited(request: Request) -> None:
+        called.append(request.url.path)
+
+    app = reads_app(table["fraylog"], by_hand=False)
+    app.router.routes.clear()
+    app.router.add_api_route(
+        "/encounters/{encounter_id}",
+        get_encounter,
+        methods=["GET"],
+        dependencies=[Depends(audited)],
+        route_class_override=VIEW_ROUTE,
+    )
+    path = f"/encounters/{table['id']}"
+    # when
+    answer = TestClient(app).get(path, headers={"Authorization": f"Bearer {table['gm']}"})
+    # then
+    assert answer.status_code == 200
+    assert called == [path]
+
+
+def test_given_the_app_when_the_view_and_the_log_are_read_plainly_then_no_dependency_is_solved(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The routes the app serves are the ones read by hand (a dependency added to their
+    router would make FastAPI solve them again: test above)."""
+    app = create_app(Settings(sqlite_path=str(tmp_path / "app.db")))
+    eid, _, token = _table(app.state.fraylog)
+    solved: list[str] = []
+    solve = fastapi.routing.solve_dependencies
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        solved.append(kwargs["request"].url.path)
+        return await solve(*args, **kwargs)
+
+    monkeypatch.setattr(fastapi.routing, "solve_dependencies", counted)
+    with TestClient(app) as client:
+        for path in (f"/encounters/{eid}", f"/encounters/{eid}/log"):
+            answer = client.get(path, headers={"Authorization": f"Bearer {token}"})
+            assert answer.status_code == 200
+    assert solved == []
