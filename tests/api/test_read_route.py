@@ -107,17 +107,23 @@ def test_given_the_etag_of_a_read_when_asked_again_by_hand_then_304(table: dict[
     assert again.status_code == 304
 
 
-def test_given_a_plain_read_when_read_by_hand_then_no_dependency_is_solved(
-    table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    solved: list[str] = []
+@pytest.fixture
+def solved(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths of the requests whose dependencies FastAPI solves from now on."""
+    paths: list[str] = []
     solve = fastapi.routing.solve_dependencies
 
     async def counted(*args: Any, **kwargs: Any) -> Any:
-        solved.append(kwargs["request"].url.path)
+        paths.append(kwargs["request"].url.path)
         return await solve(*args, **kwargs)
 
     monkeypatch.setattr(fastapi.routing, "solve_dependencies", counted)
+    return paths
+
+
+def test_given_a_plain_read_when_read_by_hand_then_no_dependency_is_solved(
+    table: dict[str, Any], solved: list[str]
+) -> None:
     auth = {"Authorization": f"Bearer {table['gm']}"}
     # when: a plain read by hand, then the same generically
     for path in (f"/encounters/{table['id']}", f"/encounters/{table['id']}/log"):
@@ -136,7 +142,7 @@ def test_given_an_endpoint_with_a_parameter_without_default_then_the_route_is_re
 
 
 def test_given_a_route_with_a_dependency_of_its_own_then_fastapi_solves_every_read(
-    table: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+    table: dict[str, Any],
 ) -> None:
     """A dependency added to the route (or its router) is never skipped by the plain read."""
     called: list[str] = []
@@ -162,20 +168,12 @@ def test_given_a_route_with_a_dependency_of_its_own_then_fastapi_solves_every_re
 
 
 def test_given_the_app_when_the_view_and_the_log_are_read_plainly_then_no_dependency_is_solved(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Any, solved: list[str]
 ) -> None:
     """The routes the app serves are the ones read by hand (a dependency added to their
     router would make FastAPI solve them again: test above)."""
     app = create_app(Settings(sqlite_path=str(tmp_path / "app.db")))
     eid, _, token = _table(app.state.fraylog)
-    solved: list[str] = []
-    solve = fastapi.routing.solve_dependencies
-
-    async def counted(*args: Any, **kwargs: Any) -> Any:
-        solved.append(kwargs["request"].url.path)
-        return await solve(*args, **kwargs)
-
-    monkeypatch.setattr(fastapi.routing, "solve_dependencies", counted)
     with TestClient(app) as client:
         for path in (f"/encounters/{eid}", f"/encounters/{eid}/log"):
             answer = client.get(path, headers={"Authorization": f"Bearer {token}"})
