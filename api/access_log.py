@@ -14,7 +14,7 @@ from logging.handlers import QueueHandler, QueueListener
 from queue import SimpleQueue
 from urllib.parse import unquote_plus
 
-from infra.access import TOKEN_SHAPE
+from infra.access import SECRET_PREFIX, TOKEN_SHAPE
 
 REDACTED = "[redacted]"
 SECRET_PARAMETERS = frozenset({"ticket", "access_token", "token"})
@@ -26,6 +26,8 @@ LOGGERS = ("uvicorn.access", "uvicorn.error")
 def redact(text: str) -> str:
     """`text` with every secret query value and every token-shaped string redacted (also
     when percent-encoded)."""
+    if "=" not in text and SECRET_PREFIX not in text:  # neither pattern can match: most lines
+        return text
 
     def parameter(m: re.Match[str]) -> str:
         name, value = unquote_plus(m["name"]).strip().lower(), unquote_plus(m["value"])

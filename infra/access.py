@@ -29,7 +29,8 @@ from infra.stream_tickets import StreamTickets, iso
 
 TOKENS = "fraylog_tokens"
 GM_ROLE, PLAYER_ROLE = "gm", "player"
-TOKEN_SHAPE = r"fl_[a-z]+_[A-Za-z0-9_-]{20,}"  # every token and ticket fraylog mints
+SECRET_PREFIX = "fl_"  # every token, ticket and account key fraylog mints begins so
+TOKEN_SHAPE = SECRET_PREFIX + r"[a-z]+_[A-Za-z0-9_-]{20,}"  # ... and has this shape
 Run = Callable[..., list[tuple[Any, ...]]]
 
 

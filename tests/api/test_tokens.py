@@ -502,6 +502,15 @@ def test_given_secrets_in_a_log_line_then_each_is_redacted_and_the_rest_kept() -
     assert clean.endswith('HTTP/1.1" 422 [redacted]')
 
 
+def test_given_a_line_with_no_query_then_a_token_in_its_path_is_redacted_and_others_kept() -> None:
+    token = "fl_player_" + "A1b-_" * 9
+    assert redact(f'"GET /encounters/{token}/log HTTP/1.1" 404') == (
+        '"GET /encounters/[redacted]/log HTTP/1.1" 404'
+    )
+    plain = '127.0.0.1:5 - "GET /encounters/3f2a9c1e-0b6d-4c1e-9a43-5d1e2f3a4b5c/log HTTP/1.1" 200'
+    assert redact(plain) == plain
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A real `fraylog serve` (SQLite, in tmp_path), its output (uvicorn's logs) in a file."""
