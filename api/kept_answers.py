@@ -39,10 +39,13 @@ def _reader(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> tuple[
 
 async def reader(fraylog: Fraylog, encounter_id: UUID, grant: Grant | None) -> tuple[int, Viewer]:
     """The encounter's last position (404 for a missing one) and who reads it, read from
-    the store every time: another process may have recorded or minted since. The GM's on a
-    SQLite file without the thread pool (its hop costs more than the read)."""
+    the store every time: another process may have recorded or minted since. The GM's
+    without the thread pool (its hop costs more than the read): on the calling thread from a
+    SQLite file, awaited on the loop from PostgreSQL."""
     if _is_gm(fraylog, grant):
         here = fraylog.last_position_here(encounter_id)
+        if here is None:
+            here = await fraylog.last_position_async(encounter_id)
         if here is not None:
             return here, None
     return await run_in_threadpool(_reader, fraylog, encounter_id, grant)

@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
         feed.start(asyncio.get_running_loop())
         yield
         feed.stop()
+        await fraylog.close_reads_on_loop()
         fraylog.close()
         campaigns.close()
 

@@ -35,7 +35,7 @@ from infra.export_rows import StoredLog
 from infra.group_commit import GroupCommit, Turns
 from infra.history import StoredHistory, corrections_of
 from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
-from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsHere
+from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsAsync, PositionsHere
 from infra.runner_lock import creating_tables
 from infra.secrets import SecretStore
 from infra.settings import Settings, register_rule_books
@@ -665,6 +665,28 @@ class Fraylog(Application[UUID]):
         for an encounter with no event: ask `last_position` in the thread pool."""
         here = self._positions_here
         return None if here is None else here.last(encounter_id)
+
+    @cached_property
+    def _positions_async(self) -> PositionsAsync | None:
+        url = self.settings.database_url
+        if self.settings.backend != "postgres" or not url:
+            return None
+        table = self.recorder.events_table_name  # type: ignore[attr-defined]
+        return PositionsAsync(url, self.settings.postgres_schema, table)
+
+    async def last_position_async(self, encounter_id: UUID) -> int | None:
+        """`last_position` awaited on the event loop without the thread pool, where the store
+        allows it (PostgreSQL: infra.kept_reads.PositionsAsync); None elsewhere, for an
+        encounter with no event, or when that read failed: ask `last_position` in the pool."""
+        positions = self._positions_async
+        return None if positions is None else await positions.last(encounter_id)
+
+    async def close_reads_on_loop(self) -> None:
+        """Close what the reads opened on the serving event loop (the app's shutdown, before
+        `close`)."""
+        positions = self.__dict__.get("_positions_async")
+        if positions is not None:
+            await positions.close()
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot the aggregate just saved, from memory, when its events cross a multiple of

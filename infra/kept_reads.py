@@ -10,6 +10,8 @@ caller reads it each time: another process may have recorded since)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -61,6 +63,77 @@ class PositionsHere:
             opened, self._opened = self._opened, []
         for conn in opened:
             conn.close()
+
+
+class PositionsAsync:
+    """An encounter's last position read on the event loop, on PostgreSQL: one prepared
+    query (the version alone, from the index) on an autocommit connection of its own, awaited
+    rather than run in the thread pool, whose hop and the library's read (a transaction
+    around a whole row) cost more than the read itself. The connection belongs to the loop
+    that opened it (or, once that loop is closed, to the next); asked on another loop, or
+    failing, it answers None and the caller reads through the store (a failed connection is
+    dropped and opened again on the next read)."""
+
+    def __init__(self, url: str, schema: str, table: str) -> None:
+        from psycopg import sql
+
+        self._url = url
+        self.application_name = f"fraylog positions {schema or 'public'}"  # pg_stat_activity
+        self._query = sql.SQL(
+            "SELECT originator_version FROM {} WHERE originator_id = %s "
+            "ORDER BY originator_version DESC LIMIT 1"
+        ).format(sql.Identifier(schema or "public", table))
+        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._opening: asyncio.Lock | None = None
+
+    async def last(self, encounter_id: UUID) -> int | None:
+        """The last position, or None: no event, another loop's connection, or an error."""
+        import psycopg
+
+        loop = asyncio.get_running_loop()
+        if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
+            self._loop, self._opening, self._conn = loop, asyncio.Lock(), None
+        if loop is not self._loop:
+            return None
+        conn = self._conn
+        try:
+            conn = conn or await self._open()
+            cur = await conn.execute(self._query, (encounter_id,), prepare=True)
+            row = await cur.fetchone()
+        except psycopg.Error:
+            await self._drop(conn)  # that one only: another read may have opened the next
+            return None
+        return None if row is None else int(row[0])
+
+    async def _open(self) -> Any:
+        import psycopg
+
+        assert self._opening is not None
+        async with self._opening:  # one connection, however many reads wait for it
+            if self._conn is None:
+                conn = await psycopg.AsyncConnection.connect(
+                    self._url,
+                    autocommit=True,
+                    connect_timeout=5,
+                    application_name=self.application_name,
+                )
+                if not isinstance(self._query, bytes):  # composed once, not on each read
+                    self._query = self._query.as_bytes(conn)
+                self._conn = conn
+            return self._conn
+
+    async def _drop(self, conn: Any) -> None:
+        if conn is not None and conn is self._conn:
+            self._conn = None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # it is dropped whatever its state
+                await conn.close()
+
+    async def close(self) -> None:
+        """Close the connection, on its own loop (the application's shutdown)."""
+        if self._loop is asyncio.get_running_loop():
+            await self._drop(self._conn)
 
 
 class KeptNarratives:

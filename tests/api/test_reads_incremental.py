@@ -7,21 +7,26 @@ store; a longer log reads only the events after the kept ones. On SQLite and Pos
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 from uuid import UUID, uuid4
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from psycopg import sql
 from pydantic import TypeAdapter
 
 from api import schemas as s
 from api.etag import json_bytes
+from api.main import create_app
 from api.routes.common import player_sight
 from domain import commands as c
 from domain.corrections import voided_by
 from infra.access import Grant
 from infra.app import Fraylog
+from infra.settings import Settings
 from projections.export import record_of
 from projections.narrative import narrative
 from projections.view import encounter_view
@@ -31,6 +36,8 @@ from tests.api.test_lang import novus_table
 from tests.api.test_visibility_property import BOOKS, seeded_encounter
 from tests.builders import add_combatant, command
 from tests.builders.novus import novus_stats
+from tests.conftest import PG_URL
+from tests.tokens import TokenJar
 
 _LOG: TypeAdapter[Any] = TypeAdapter(s.NarrativeLog)
 _VIEW: TypeAdapter[Any] = TypeAdapter(s.EncounterPublic)
@@ -275,3 +282,69 @@ def test_given_the_store_when_asked_for_the_last_position_here_then_sqlite_files
         assert fraylog.last_position_here(uuid4()) is None
     else:
         assert here is None
+
+
+def test_given_the_store_when_asked_for_the_last_position_on_the_loop_then_postgres_only(
+    fraylog: Fraylog,
+) -> None:
+    """Awaited on the serving loop (infra.kept_reads.PositionsAsync): the store's position on
+    PostgreSQL, on the loop that opened its connection (or, once that loop is closed, the
+    next one); None elsewhere (the caller then reads through the store)."""
+    eid = UUID(fraylog.create_encounter("On the loop", "novus", "manual").state.id)
+
+    async def read(*ids: UUID) -> list[int | None]:
+        return [await fraylog.last_position_async(i) for i in ids]
+
+    serving = asyncio.new_event_loop()
+    try:
+        first = serving.run_until_complete(read(eid, uuid4()))
+        another = asyncio.run(read(eid))  # while the serving loop is open
+        serving.run_until_complete(fraylog.close_reads_on_loop())
+    finally:
+        serving.close()
+    if fraylog.settings.backend == "sqlite":
+        assert (first, another) == ([None, None], [None])
+        return
+    assert (first, another) == ([fraylog.last_position(eid), None], [None]) == ([1, None], [None])
+
+    async def read_and_close() -> list[int | None]:
+        try:
+            return await read(eid)
+        finally:
+            await fraylog.close_reads_on_loop()
+
+    assert asyncio.run(read_and_close()) == [1]  # the next loop, once the first is closed
+
+
+@pytest.mark.postgres
+def test_given_the_gms_read_connection_dropped_when_reading_then_answered_and_opened_again(
+    pg_schema: str,
+) -> None:
+    """A PostgreSQL restart, say: the read that finds its connection gone is answered through
+    the store, and the next read opens a new one."""
+    schema = f"{pg_schema}_{uuid4().hex[:8]}"
+    try:
+        settings = Settings(database_url=PG_URL, postgres_schema=schema, snapshot_interval=5)
+        with TestClient(create_app(settings)) as client:
+            client.auth = TokenJar()
+            eid, brakka = novus_table(client)
+            assert client.get(f"/encounters/{eid}").status_code == 200
+            assert _terminate_positions_readers(schema) == 1
+            command(client, eid, {"type": "adjust_hits", "combatant": brakka, "amount": -2})
+            last = client.app.state.fraylog.last_position(UUID(eid))  # type: ignore[attr-defined]
+            assert client.get(f"/encounters/{eid}").json()["version"] == last
+            assert client.get(f"/encounters/{eid}/log").json()["lines"][-1]["position"] == last
+            assert _terminate_positions_readers(schema) == 1  # opened again
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def _terminate_positions_readers(schema: str) -> int:
+    """Ends the connections the GM's reads of `schema` hold (by their application name)."""
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+            (f"fraylog positions {schema}",),
+        ).fetchall()
+    return len(rows)
