@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -42,8 +43,11 @@ class WorkerHeader:
         await self.app(scope, receive, stamped if scope["type"] == "http" else send)
 
 
-def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None) -> FastAPI:
-    """The API over one Fraylog application (made from `settings` if not given)."""
+def create_app(
+    settings: Settings | None = None, fraylog: Fraylog | None = None, serving: bool = False
+) -> FastAPI:
+    """The API over one Fraylog application (made from `settings` if not given); `serving`:
+    the process's one app (`fraylog serve`), whose start freezes what is made by then."""
     access_log.install()  # no token or ticket in uvicorn's access log
     fraylog = fraylog or Fraylog(settings)
     feed = Feed(fraylog)
@@ -57,6 +61,8 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
                 "every encounter; use it only on your own machine"
             )
         feed.start(asyncio.get_running_loop())
+        if serving:
+            settle_the_heap()
         yield
         feed.stop()
         await fraylog.close_reads_on_loop()
@@ -115,4 +121,15 @@ def create_app(settings: Settings | None = None, fraylog: Fraylog | None = None)
 
 def app_from_env() -> FastAPI:
     """The API configured from the environment (what `fraylog serve` runs in each worker)."""
-    return create_app(Settings.from_env())
+    return create_app(Settings.from_env(), serving=True)
+
+
+def settle_the_heap() -> None:
+    """What a started server holds for its life (modules, routes, schemas, validators) moved
+    out of the garbage collector's sight, once its garbage is collected: a full collection
+    then walks only what was made since. Under wrk at 16 connections on SQLite, the full
+    collections had paused every request for up to ~85 ms (the commands' p99 was ~80 ms);
+    after, ~10 ms (p99 ~30 ms). Not in tests' apps (`create_app` without `serving`): frozen objects are never freed,
+    and a test process makes thousands of apps."""
+    gc.collect()
+    gc.freeze()

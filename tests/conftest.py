@@ -7,6 +7,7 @@ Each test session uses its own schema, dropped at the end. With FRAYLOG_REQUIRE_
 
 from __future__ import annotations
 
+import gc
 import os
 import uuid
 from collections.abc import Iterator
@@ -101,6 +102,15 @@ def sqlite_client(tmp_path) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(sqlite_path=str(tmp_path / "f.db")))) as c:
         c.auth = TokenJar()
         yield c
+
+
+@pytest.fixture(autouse=True)
+def no_frozen_heap() -> Iterator[None]:
+    """A test that started the served app (api.main.app_from_env) froze the heap: unfreeze
+    it, so that what the test made can be collected."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
 
 
 @pytest.fixture(autouse=True)
