@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -314,6 +315,73 @@ def test_given_the_store_when_asked_for_the_last_position_on_the_loop_then_postg
             await fraylog.close_reads_on_loop()
 
     assert asyncio.run(read_and_close()) == [1]  # the next loop, once the first is closed
+
+
+@pytest.fixture
+def pg_fraylog(pg_schema: str) -> Iterator[Fraylog]:
+    """A Fraylog on PostgreSQL (skipped, with the reason, where it is not reachable)."""
+    app = Fraylog(Settings(database_url=PG_URL, postgres_schema=pg_schema, snapshot_interval=5))
+    yield app
+    app.close()
+
+
+@pytest.mark.postgres
+def test_given_reads_asking_together_then_each_gets_its_encounters_position_from_fewer_queries(
+    pg_fraylog: Fraylog,
+) -> None:
+    fraylog = pg_fraylog
+    fights = [UUID(fraylog.create_encounter(f"F{i}", "novus", "manual").state.id) for i in range(5)]
+    for n, eid in enumerate(fights):  # positions 1..5
+        for i in range(n):
+            fraylog.add_combatant(eid, f"C{i}", "x", novus_stats())
+    asked = [*fights * 8, uuid4()]
+
+    async def read_all() -> list[int | None]:
+        try:
+            return await asyncio.gather(*(fraylog.last_position_async(e) for e in asked))
+        finally:
+            await fraylog.close_reads_on_loop()
+
+    answers = asyncio.run(read_all())
+    assert answers == [*[1, 2, 3, 4, 5] * 8, None]
+    assert 1 <= fraylog._positions_async.queries < len(asked)  # type: ignore[union-attr]
+
+
+@pytest.mark.postgres
+def test_given_reads_always_out_when_an_event_is_recorded_then_the_next_read_sees_it(
+    pg_fraylog: Fraylog,
+) -> None:
+    """A read that asks while a query is out is answered by a later query: never by one
+    sent before it asked, which may have missed an event recorded meanwhile."""
+    fraylog = pg_fraylog
+    eid = UUID(fraylog.create_encounter("Fresh", "novus", "manual").state.id)
+    hero, _ = fraylog.add_combatant(eid, "Hero", "x", novus_stats(hits=30))
+
+    async def watch() -> None:
+        while True:
+            await fraylog.last_position_async(eid)
+
+    async def record_and_read() -> list[tuple[int, int | None]]:
+        loop = asyncio.get_running_loop()
+        watchers = [asyncio.create_task(watch()) for _ in range(8)]
+        seen = []
+        try:
+            for _ in range(30):
+                await asyncio.sleep(0.002)  # queries out, reads waiting
+                done = await loop.run_in_executor(
+                    None, fraylog.execute, eid, c.AdjustHits(combatant=hero, amount=-1, reason="")
+                )
+                seen.append((done.state.version, await fraylog.last_position_async(eid)))
+        finally:
+            for w in watchers:
+                w.cancel()
+            await asyncio.gather(*watchers, return_exceptions=True)
+            await fraylog.close_reads_on_loop()
+        return seen
+
+    seen = asyncio.run(record_and_read())
+    assert [read for _, read in seen] == [recorded for recorded, _ in seen]
+    assert fraylog._positions_async.queries > 30  # type: ignore[union-attr]  # kept busy
 
 
 @pytest.mark.postgres
