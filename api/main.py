@@ -129,7 +129,8 @@ def settle_the_heap() -> None:
     out of the garbage collector's sight, once its garbage is collected: a full collection
     then walks only what was made since. Under wrk at 16 connections on SQLite, the full
     collections had paused every request for up to ~85 ms (the commands' p99 was ~80 ms);
-    after, ~10 ms (p99 ~30 ms). Not in tests' apps (`create_app` without `serving`):
-    frozen objects are never freed, and a test process makes thousands of apps."""
+    after, ~10 ms (p99 ~30 ms). Not in tests' apps (`create_app` without `serving`): a
+    frozen object is still freed when nothing refers to it, but never when it is caught in
+    a reference cycle, and a test process makes thousands of apps."""
     gc.collect()
     gc.freeze()

@@ -107,7 +107,7 @@ def sqlite_client(tmp_path) -> Iterator[TestClient]:
 @pytest.fixture(autouse=True)
 def no_frozen_heap() -> Iterator[None]:
     """A test that started the served app (api.main.app_from_env) froze the heap: unfreeze
-    it, so that what the test made can be collected."""
+    it, so that the reference cycles the test made can be collected."""
     yield
     if gc.get_freeze_count():
         gc.unfreeze()
