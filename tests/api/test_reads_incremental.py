@@ -16,7 +16,6 @@ from uuid import UUID, uuid4
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from psycopg import sql
 from pydantic import TypeAdapter
 
 from api import schemas as s
@@ -386,33 +385,28 @@ def test_given_reads_always_out_when_an_event_is_recorded_then_the_next_read_see
 
 @pytest.mark.postgres
 def test_given_the_gms_read_connection_dropped_when_reading_then_answered_and_opened_again(
-    pg_schema: str,
+    pg_fraylog: Fraylog,
 ) -> None:
     """A PostgreSQL restart, say: the read that finds its connection gone is answered through
     the store, and the next read opens a new one."""
-    schema = f"{pg_schema}_{uuid4().hex[:8]}"
-    try:
-        settings = Settings(database_url=PG_URL, postgres_schema=schema, snapshot_interval=5)
-        with TestClient(create_app(settings)) as client:
-            client.auth = TokenJar()
-            eid, brakka = novus_table(client)
-            assert client.get(f"/encounters/{eid}").status_code == 200
-            assert _terminate_positions_readers(schema) == 1
-            command(client, eid, {"type": "adjust_hits", "combatant": brakka, "amount": -2})
-            last = client.app.state.fraylog.last_position(UUID(eid))  # type: ignore[attr-defined]
-            assert client.get(f"/encounters/{eid}").json()["version"] == last
-            assert client.get(f"/encounters/{eid}/log").json()["lines"][-1]["position"] == last
-            assert _terminate_positions_readers(schema) == 1  # opened again
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+    with TestClient(create_app(fraylog=pg_fraylog)) as client:
+        client.auth = TokenJar()
+        eid, brakka = novus_table(client)
+        assert client.get(f"/encounters/{eid}").status_code == 200
+        assert _terminate_positions_reader(pg_fraylog) == 1
+        command(client, eid, {"type": "adjust_hits", "combatant": brakka, "amount": -2})
+        last = pg_fraylog.last_position(UUID(eid))
+        assert client.get(f"/encounters/{eid}").json()["version"] == last
+        assert client.get(f"/encounters/{eid}/log").json()["lines"][-1]["position"] == last
+        assert _terminate_positions_reader(pg_fraylog) == 1  # opened again
 
 
-def _terminate_positions_readers(schema: str) -> int:
-    """Ends the connections the GM's reads of `schema` hold (by their application name)."""
+def _terminate_positions_reader(fraylog: Fraylog) -> int:
+    """Ends the connection the GM's reads hold (found by its application name)."""
+    name = fraylog._positions_async.application_name  # type: ignore[union-attr]
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         rows = conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
-            (f"fraylog positions {schema}",),
+            (name,),
         ).fetchall()
     return len(rows)
