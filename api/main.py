@@ -20,6 +20,7 @@ from api.limits import BodyLimit
 from api.routes import accounts, audit, encounters, roster, rulesets, tokens, web
 from infra.app import Fraylog
 from infra.campaigns import CampaignsOnDemand
+from infra.cpus import settle_on_one_cpu
 from infra.feed import Feed
 from infra.settings import Settings
 
@@ -61,13 +62,19 @@ def create_app(
                 "every encounter; use it only on your own machine"
             )
         feed.start(asyncio.get_running_loop())
+        pinned = None
         if serving:
             settle_the_heap()
+            pinned = settle_on_one_cpu(fraylog.settings.cpu)  # every thread started by now
+            if pinned is not None:
+                log.info("fraylog: this process runs on CPU %s (FRAYLOG_CPU)", pinned.cpu)
         yield
         feed.stop()
         await fraylog.close_reads_on_loop()
         fraylog.close()
         campaigns.close()
+        if pinned is not None:
+            pinned.release()
 
     app = FastAPI(
         title="fraylog",

@@ -13,6 +13,7 @@ from domain.rulesystems import get_rule_system, register, rulesets
 
 BOOK_SPEC = r"[A-Za-z_][\w.]*:[A-Za-z_]\w*"  # module:Class of a RuleSystem
 RATE_SPEC = r"0|off|\d+/(second|minute|hour)"  # a rate limit (api/quotas.py)
+CPU_SPEC = r"auto|off|\d+(,\d+)*"  # FRAYLOG_CPU (infra/cpus.py)
 SQLITE_SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA")  # OFF is not offered: it may corrupt the store
 
 
@@ -63,6 +64,8 @@ class Settings:
     # (each language apart), and the latest answers' bytes of the view and log up to this size
     narrative_cache_size: int = 100
     answer_cache_bytes: int = 64 * 1024 * 1024
+    # the CPU a served process's threads run on (infra/cpus.py): auto, off, or CPU numbers
+    cpu: str = "auto"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -113,6 +116,7 @@ class Settings:
             not in ("off", "0", "false", "no", "n"),
             narrative_cache_size=int(os.environ.get("FRAYLOG_NARRATIVE_CACHE_SIZE", "100")),
             answer_cache_bytes=int(float(os.environ.get("FRAYLOG_ANSWER_CACHE_MB", "64")) * 2**20),
+            cpu=os.environ.get("FRAYLOG_CPU", "auto"),
         )
 
     def __post_init__(self) -> None:
@@ -165,6 +169,8 @@ class Settings:
                 raise ValueError(
                     f"FRAYLOG_TRUSTED_PROXIES: {proxy!r} is not an address or network"
                 ) from None
+        if not re.fullmatch(CPU_SPEC, self.cpu.strip().lower()):
+            raise ValueError("FRAYLOG_CPU must be auto, off or CPU numbers (0,1)")
         for spec in self.rule_books:
             if not re.fullmatch(BOOK_SPEC, spec):
                 raise ValueError(f"FRAYLOG_RULE_BOOKS: {spec!r} is not module:Class")

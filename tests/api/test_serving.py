@@ -1,18 +1,31 @@
 """The app `fraylog serve` runs (api.main.app_from_env) settles its heap when it starts: what
 it holds for its life is frozen out of the garbage collector's full collections, which
 otherwise paused every request for tens of milliseconds (docs/performance.md). An app made
-by a test is not frozen (tests/conftest.py unfreezes after any test that froze)."""
+by a test is not frozen (tests/conftest.py unfreezes after any test that froze). And it runs
+its threads on one CPU of its own (infra/cpus.py, FRAYLOG_CPU)."""
 
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from api.main import app_from_env, create_app
+from infra import cpus
 from infra.settings import Settings
+from tests.builders import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = "from api.cli import app; app()"
 
 
 def test_given_a_tests_app_when_it_starts_then_nothing_is_frozen(tmp_path: Path) -> None:
@@ -30,3 +43,79 @@ def test_given_the_served_app_when_it_starts_then_what_it_holds_is_frozen(
     with TestClient(app) as client:
         assert gc.get_freeze_count() > 0
         assert client.get("/rulesets/novus").status_code == 200
+
+
+# -- its threads on one CPU (infra/cpus.py, FRAYLOG_CPU) ------------------------------------
+
+two_cpus = pytest.mark.skipif(
+    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="CPU affinity: needs Linux and a process that may run on two CPUs or more",
+)
+
+
+@contextmanager
+def serving(tmp_path: Path, cpu: str) -> Iterator[int]:
+    """A real `fraylog serve` (SQLite in tmp_path, FRAYLOG_CPU=`cpu`, its CPU claims in
+    tmp_path), answering; its process id."""
+    port, log = free_port(), tmp_path / "serve.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRAYLOG_")}
+    env |= {"PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path), "FRAYLOG_CPU": cpu}
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-c", CLI, "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/rulesets", timeout=2).is_success:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def cpus_of_threads(pid: int) -> set[frozenset[int]]:
+    """The CPUs each thread of process `pid` may run on, as a set of sets."""
+    return {
+        frozenset(os.sched_getaffinity(int(task.name)))
+        for task in Path(f"/proc/{pid}/task").iterdir()
+    }
+
+
+@two_cpus
+def test_given_fraylog_serve_when_it_has_started_then_all_its_threads_run_on_one_cpu(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path, "auto") as pid:
+        assert cpus_of_threads(pid) == {frozenset({max(os.sched_getaffinity(0))})}
+        assert (tmp_path / "fraylog-cpus" / f"cpu-{max(os.sched_getaffinity(0))}.lock").exists()
+
+
+@two_cpus
+def test_given_fraylog_serve_with_cpu_off_then_its_threads_run_where_the_system_puts_them(
+    tmp_path: Path,
+) -> None:
+    with serving(tmp_path, "off") as pid:
+        assert cpus_of_threads(pid) == {frozenset(os.sched_getaffinity(0))}
+
+
+@two_cpus
+def test_given_the_served_app_in_a_test_when_it_stops_then_the_tests_threads_are_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = os.sched_getaffinity(0)
+    monkeypatch.setenv("FRAYLOG_SQLITE_PATH", str(tmp_path / "f.db"))
+    monkeypatch.setattr(cpus, "LOCKS", tmp_path / "locks")
+    with TestClient(app_from_env()) as client:
+        assert client.get("/rulesets/novus").status_code == 200
+        assert os.sched_getaffinity(0) == {max(before)}
+    assert os.sched_getaffinity(0) == before

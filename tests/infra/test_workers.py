@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from infra.settings import Settings
+from tests.api.test_serving import cpus_of_threads, two_cpus
 from tests.api.test_stream import follow
 from tests.builders import free_port
 from tests.builders.novus import novus_stats
@@ -26,7 +27,7 @@ CLIENTS, EACH = 8, 40
 
 
 @pytest.fixture
-def two_workers(settings: Settings) -> str:
+def two_workers(settings: Settings, tmp_path: Path) -> str:
     if settings.backend != "postgres":
         pytest.skip("several workers need PostgreSQL (fraylog serve refuses them on SQLite)")
     port = free_port()
@@ -35,6 +36,7 @@ def two_workers(settings: Settings) -> str:
         "FRAYLOG_DATABASE_URL": settings.database_url or "",
         "FRAYLOG_POSTGRES_SCHEMA": settings.postgres_schema,
         "FRAYLOG_WORKER_HEADER": "1",  # which worker answered: how the test sees both serve
+        "TMPDIR": str(tmp_path),  # its workers' CPU claims (infra/cpus.py) apart from others'
     }
     fraylog = Path(sys.executable).with_name("fraylog")
     server = subprocess.Popen(
@@ -136,3 +138,22 @@ def test_given_two_workers_when_the_gm_token_is_rotated_then_no_worker_takes_the
         assert rotated.status_code == 201, rotated.text
         on_each_worker(old, 404)  # at once, on each worker
         on_each_worker({"Authorization": f"Bearer {rotated.json()['token']}"}, 200)
+
+
+@two_cpus
+def test_given_two_workers_then_each_runs_its_threads_on_a_cpu_of_its_own(
+    two_workers: str,
+) -> None:
+    fresh = httpx.Limits(max_keepalive_connections=0)  # either worker may answer each
+    with httpx.Client(base_url=two_workers, timeout=30, limits=fresh) as each:
+        workers = set()
+        for _ in range(200):
+            workers.add(int(each.get("/rulesets/novus").headers["fraylog-worker"]))
+            if len(workers) == 2:
+                break
+    assert len(workers) == 2, workers
+
+    cpus = [cpus_of_threads(pid) for pid in workers]
+
+    assert all(len(one) == 1 and len(next(iter(one))) == 1 for one in cpus), cpus
+    assert cpus[0] != cpus[1]
