@@ -4,18 +4,25 @@ small JSON, nothing else (no store, no token, no middleware).
 
 `python -m bench.bare_app --port P [--workers N]` serves it the way `fraylog serve` serves
 fraylog (api/cli.py): `logging.basicConfig(level=INFO)`, then `uvicorn.run` of an app
-factory with uvicorn's defaults (loop and HTTP parser "auto", access log on).
+factory with uvicorn's defaults (loop and HTTP parser "auto", access log on); once started,
+its threads on one CPU as FRAYLOG_CPU says (infra/cpus.py, api.main's lifespan).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, Literal
 from uuid import UUID
 
 from fastapi import FastAPI
 from pydantic import BaseModel, Field
+
+from infra.cpus import settle_on_one_cpu
+from infra.settings import Settings
 
 
 class AdjustHits(BaseModel):
@@ -27,8 +34,17 @@ class AdjustHits(BaseModel):
     reason: str = Field(default="GM adjustment", max_length=200)
 
 
+@asynccontextmanager
+async def one_cpu(app: FastAPI) -> AsyncIterator[None]:
+    """As `fraylog serve` does once started: its threads on the CPU it claims."""
+    pinned = settle_on_one_cpu(os.environ.get("FRAYLOG_CPU", Settings.cpu))
+    yield
+    if pinned is not None:
+        pinned.release()
+
+
 def make_app() -> FastAPI:
-    app = FastAPI(title="bare")
+    app = FastAPI(title="bare", lifespan=one_cpu)
 
     @app.post("/encounters/{encounter_id}/commands")
     async def run_command(encounter_id: UUID, command: AdjustHits) -> dict[str, Any]:

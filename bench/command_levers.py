@@ -11,7 +11,9 @@ In-process (CPU time per command through the ASGI app, no network, one command a
 - the answer's JSON encoded once by pydantic-core against the standard library's encoder.
 
 Over HTTP (`wrk`, 16 connections, each its own table): group commit
-(FRAYLOG_COMMIT_GROUP_SIZE 64 against 1) and SQLite's `synchronous` (FULL against NORMAL).
+(FRAYLOG_COMMIT_GROUP_SIZE 64 against 1), the served process's threads on one CPU
+(FRAYLOG_CPU auto against off, infra/cpus.py) and SQLite's `synchronous` (FULL against
+NORMAL).
 """
 
 from __future__ import annotations
@@ -302,8 +304,8 @@ def over_http(
     connections: int,
     log: Callable[[str], None],
 ) -> list[Lever]:
-    """Group commit and SQLite's synchronous, each setting served by its own `fraylog
-    serve`, the runs taking turns."""
+    """Group commit, the served process's CPU and SQLite's synchronous, each setting served
+    by its own `fraylog serve`, the runs taking turns."""
     from bench import wrk_runs
     from bench.over_http import Server
     from bench.yardsticks import command_tables
@@ -318,6 +320,15 @@ def over_http(
             replace(off, commit_group_size=1),
         )
     ]
+    pairs.append(
+        (
+            "one CPU for the served process (FRAYLOG_CPU)",
+            "auto (default)",
+            "off: the threads where the system puts them",
+            replace(on, cpu="auto"),
+            replace(off, cpu="off"),
+        )
+    )
     if on.backend == "sqlite":
         pairs.append(
             (

@@ -37,6 +37,7 @@ def server_env(settings: Settings) -> dict[str, str]:
     env["FRAYLOG_POOL_SIZE"] = str(settings.pool_size)
     env["FRAYLOG_COMMIT_GROUP_SIZE"] = str(settings.commit_group_size)
     env["FRAYLOG_SQLITE_SYNCHRONOUS"] = settings.sqlite_synchronous
+    env["FRAYLOG_CPU"] = settings.cpu
     # the command path alone: no rate limits (a bench is a flood by design) and no read
     # models' runner sharing the server's process
     env.update(
@@ -67,6 +68,9 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        # its own temporary directory: the CPU it claims (infra/cpus.py) is claimed apart
+        # from the other servers of the run, which take turns with it on the same CPU
+        self._tmp = tempfile.TemporaryDirectory()
         # bare: the framework's ceiling (bench.bare_app), served the same way
         program = ["-m", "bench.bare_app"] if bare else ["-c", "from api.cli import app; app()"]
         self.proc = subprocess.Popen(
@@ -84,7 +88,7 @@ class Server:
             cwd=ROOT,
             # several workers: each answer names its worker, to see every one has started
             env=server_env(settings)
-            | {"PYTHONUNBUFFERED": "1"}
+            | {"PYTHONUNBUFFERED": "1", "TMPDIR": self._tmp.name}
             | ({"FRAYLOG_WORKER_HEADER": "1"} if workers > 1 else {}),
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -123,6 +127,7 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self._log.close()
+        self._tmp.cleanup()
 
     def __enter__(self) -> Server:
         try:
