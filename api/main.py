@@ -68,13 +68,15 @@ def create_app(
             pinned = settle_on_one_cpu(fraylog.settings.cpu)  # every thread started by now
             if pinned is not None:
                 log.info("fraylog: this process runs on CPU %s (FRAYLOG_CPU)", pinned.cpu)
-        yield
-        feed.stop()
-        await fraylog.close_reads_on_loop()
-        fraylog.close()
-        campaigns.close()
-        if pinned is not None:
-            pinned.release()
+        try:
+            yield
+            feed.stop()
+            await fraylog.close_reads_on_loop()
+            fraylog.close()
+            campaigns.close()
+        finally:
+            if pinned is not None:
+                pinned.release()
 
     app = FastAPI(
         title="fraylog",

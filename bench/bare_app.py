@@ -22,7 +22,6 @@ from fastapi import FastAPI
 from pydantic import BaseModel, Field
 
 from infra.cpus import settle_on_one_cpu
-from infra.settings import Settings
 
 
 class AdjustHits(BaseModel):
@@ -37,10 +36,12 @@ class AdjustHits(BaseModel):
 @asynccontextmanager
 async def one_cpu(app: FastAPI) -> AsyncIterator[None]:
     """As `fraylog serve` does once started: its threads on the CPU it claims."""
-    pinned = settle_on_one_cpu(os.environ.get("FRAYLOG_CPU", Settings.cpu))
-    yield
-    if pinned is not None:
-        pinned.release()
+    pinned = settle_on_one_cpu(os.environ.get("FRAYLOG_CPU", "off"))
+    try:
+        yield
+    finally:
+        if pinned is not None:
+            pinned.release()
 
 
 def make_app() -> FastAPI:

@@ -64,8 +64,8 @@ class Settings:
     # (each language apart), and the latest answers' bytes of the view and log up to this size
     narrative_cache_size: int = 100
     answer_cache_bytes: int = 64 * 1024 * 1024
-    # the CPU a served process's threads run on (infra/cpus.py): auto, off, or CPU numbers
-    cpu: str = "auto"
+    # the CPU a served process's threads run on (infra/cpus.py): off, auto, or CPU numbers
+    cpu: str = "off"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -116,7 +116,7 @@ class Settings:
             not in ("off", "0", "false", "no", "n"),
             narrative_cache_size=int(os.environ.get("FRAYLOG_NARRATIVE_CACHE_SIZE", "100")),
             answer_cache_bytes=int(float(os.environ.get("FRAYLOG_ANSWER_CACHE_MB", "64")) * 2**20),
-            cpu=os.environ.get("FRAYLOG_CPU", "auto"),
+            cpu=os.environ.get("FRAYLOG_CPU", "off"),
         )
 
     def __post_init__(self) -> None:

@@ -21,8 +21,10 @@ from fastapi.testclient import TestClient
 
 from api.main import app_from_env, create_app
 from infra import cpus
+from infra.cpus import claim
 from infra.settings import Settings
 from tests.builders import free_port
+from tests.builders.cpus import cpus_of_threads, two_cpus
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = "from api.cli import app; app()"
@@ -38,6 +40,7 @@ def test_given_the_served_app_when_it_starts_then_what_it_holds_is_frozen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("FRAYLOG_SQLITE_PATH", str(tmp_path / "f.db"))
+    monkeypatch.delenv("FRAYLOG_CPU", raising=False)  # as shipped: not pinned
     app = app_from_env()
     assert gc.get_freeze_count() == 0  # made, not started
     with TestClient(app) as client:
@@ -47,19 +50,15 @@ def test_given_the_served_app_when_it_starts_then_what_it_holds_is_frozen(
 
 # -- its threads on one CPU (infra/cpus.py, FRAYLOG_CPU) ------------------------------------
 
-two_cpus = pytest.mark.skipif(
-    not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
-    reason="CPU affinity: needs Linux and a process that may run on two CPUs or more",
-)
-
 
 @contextmanager
-def serving(tmp_path: Path, cpu: str) -> Iterator[int]:
-    """A real `fraylog serve` (SQLite in tmp_path, FRAYLOG_CPU=`cpu`, its CPU claims in
-    tmp_path), answering; its process id."""
+def serving(tmp_path: Path, cpu: str | None) -> Iterator[int]:
+    """A real `fraylog serve` (SQLite in tmp_path, FRAYLOG_CPU=`cpu` unless None, its CPU
+    claims in tmp_path), answering; its process id."""
     port, log = free_port(), tmp_path / "serve.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRAYLOG_")}
-    env |= {"PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path), "FRAYLOG_CPU": cpu}
+    env |= {"PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
+    env |= {"FRAYLOG_CPU": cpu} if cpu is not None else {}
     with log.open("wb") as out:
         server = subprocess.Popen(
             [sys.executable, "-c", CLI, "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -83,29 +82,23 @@ def serving(tmp_path: Path, cpu: str) -> Iterator[int]:
         server.wait(timeout=20)
 
 
-def cpus_of_threads(pid: int) -> set[frozenset[int]]:
-    """The CPUs each thread of process `pid` may run on, as a set of sets."""
-    return {
-        frozenset(os.sched_getaffinity(int(task.name)))
-        for task in Path(f"/proc/{pid}/task").iterdir()
-    }
-
-
 @two_cpus
-def test_given_fraylog_serve_when_it_has_started_then_all_its_threads_run_on_one_cpu(
+def test_given_fraylog_serve_with_cpu_auto_when_started_then_all_its_threads_run_on_one_cpu(
     tmp_path: Path,
 ) -> None:
+    last = max(os.sched_getaffinity(0))
     with serving(tmp_path, "auto") as pid:
-        assert cpus_of_threads(pid) == {frozenset({max(os.sched_getaffinity(0))})}
-        assert (tmp_path / "fraylog-cpus" / f"cpu-{max(os.sched_getaffinity(0))}.lock").exists()
+        assert cpus_of_threads(pid) == {frozenset({last})}
+        assert claim([last], tmp_path / "fraylog-cpus") is None  # it holds its CPU
 
 
 @two_cpus
-def test_given_fraylog_serve_with_cpu_off_then_its_threads_run_where_the_system_puts_them(
+def test_given_fraylog_serve_as_shipped_then_its_threads_run_where_the_system_puts_them(
     tmp_path: Path,
 ) -> None:
-    with serving(tmp_path, "off") as pid:
+    with serving(tmp_path, None) as pid:
         assert cpus_of_threads(pid) == {frozenset(os.sched_getaffinity(0))}
+    assert not (tmp_path / "fraylog-cpus").exists()  # nothing claimed
 
 
 @two_cpus
@@ -114,8 +107,10 @@ def test_given_the_served_app_in_a_test_when_it_stops_then_the_tests_threads_are
 ) -> None:
     before = os.sched_getaffinity(0)
     monkeypatch.setenv("FRAYLOG_SQLITE_PATH", str(tmp_path / "f.db"))
+    monkeypatch.setenv("FRAYLOG_CPU", "auto")
     monkeypatch.setattr(cpus, "LOCKS", tmp_path / "locks")
     with TestClient(app_from_env()) as client:
         assert client.get("/rulesets/novus").status_code == 200
         assert os.sched_getaffinity(0) == {max(before)}
     assert os.sched_getaffinity(0) == before
+    assert claim([max(before)], tmp_path / "locks") is not None  # given up

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,16 +19,18 @@ import httpx
 import pytest
 
 from infra.settings import Settings
-from tests.api.test_serving import cpus_of_threads, two_cpus
 from tests.api.test_stream import follow
 from tests.builders import free_port
+from tests.builders.cpus import cpus_of_threads, two_cpus
 from tests.builders.novus import novus_stats
 
 CLIENTS, EACH = 8, 40
 
 
-@pytest.fixture
-def two_workers(settings: Settings, tmp_path: Path) -> str:
+@contextlib.contextmanager
+def serving_two_workers(settings: Settings, **more: str) -> Iterator[str]:
+    """`fraylog serve --workers 2` on the test's PostgreSQL schema (with `more` of the
+    environment), once both workers answer; its address."""
     if settings.backend != "postgres":
         pytest.skip("several workers need PostgreSQL (fraylog serve refuses them on SQLite)")
     port = free_port()
@@ -36,7 +39,7 @@ def two_workers(settings: Settings, tmp_path: Path) -> str:
         "FRAYLOG_DATABASE_URL": settings.database_url or "",
         "FRAYLOG_POSTGRES_SCHEMA": settings.postgres_schema,
         "FRAYLOG_WORKER_HEADER": "1",  # which worker answered: how the test sees both serve
-        "TMPDIR": str(tmp_path),  # its workers' CPU claims (infra/cpus.py) apart from others'
+        **more,
     }
     fraylog = Path(sys.executable).with_name("fraylog")
     server = subprocess.Popen(
@@ -57,6 +60,20 @@ def two_workers(settings: Settings, tmp_path: Path) -> str:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+@pytest.fixture
+def two_workers(settings: Settings) -> Iterator[str]:
+    with serving_two_workers(settings) as url:
+        yield url
+
+
+@pytest.fixture
+def two_pinned_workers(settings: Settings, tmp_path: Path) -> Iterator[str]:
+    """Each worker on a CPU it claims (FRAYLOG_CPU=auto, infra/cpus.py), its claims in
+    tmp_path, apart from other servers'."""
+    with serving_two_workers(settings, FRAYLOG_CPU="auto", TMPDIR=str(tmp_path)) as url:
+        yield url
 
 
 def test_given_two_workers_racing_on_one_encounter_then_no_event_is_lost_or_doubled(
@@ -141,11 +158,11 @@ def test_given_two_workers_when_the_gm_token_is_rotated_then_no_worker_takes_the
 
 
 @two_cpus
-def test_given_two_workers_then_each_runs_its_threads_on_a_cpu_of_its_own(
-    two_workers: str,
+def test_given_two_workers_with_cpu_auto_then_each_runs_its_threads_on_a_cpu_of_its_own(
+    two_pinned_workers: str,
 ) -> None:
     fresh = httpx.Limits(max_keepalive_connections=0)  # either worker may answer each
-    with httpx.Client(base_url=two_workers, timeout=30, limits=fresh) as each:
+    with httpx.Client(base_url=two_pinned_workers, timeout=30, limits=fresh) as each:
         workers = set()
         for _ in range(200):
             workers.add(int(each.get("/rulesets/novus").headers["fraylog-worker"]))
