@@ -163,25 +163,30 @@ def settle_on_one_cpu(spec: str, locks: Path | None = None) -> Pinned | None:
     """This process's threads on one CPU it claims (FRAYLOG_CPU `spec`) in `locks` (LOCKS,
     else `fraylog-cpus` in the temporary directory); None when not pinned: `off`, one CPU,
     none free, or anything failing on the way (logged, never raised)."""
+    try:
+        return _settle(spec, locks)
+    except Exception as e:  # a speed-up only: the server starts without it
+        log.warning("fraylog: not pinned to one CPU (FRAYLOG_CPU=%s): %s", spec, e)
+        return None
+
+
+def _settle(spec: str, locks: Path | None) -> Pinned | None:
     cpus = candidates(spec)
     if not cpus:
         if spec.strip().lower() not in ("off", "auto") and hasattr(os, "sched_setaffinity"):
             log.warning("fraylog: FRAYLOG_CPU=%s names no CPU this process may run on", spec)
         return None
-    held: IO[bytes] | None = None
+    where = locks or LOCKS or Path(tempfile.gettempdir()) / "fraylog-cpus"
+    claimed = claim(cpus, where)
+    if claimed is None:
+        log.info("fraylog: CPUs %s are all claimed by other fraylog processes", cpus)
+        return None
+    cpu, held = claimed
     before = os.sched_getaffinity(0)
     try:
-        where = locks or LOCKS or Path(tempfile.gettempdir()) / "fraylog-cpus"
-        claimed = claim(cpus, where)
-        if claimed is None:
-            log.info("fraylog: CPUs %s are all claimed by other fraylog processes", cpus)
-            return None
-        cpu, held = claimed
         pin({cpu})
-    except Exception as e:  # a speed-up only: the server starts without it
+    except BaseException:
         put_back(before)
-        if held is not None:
-            held.close()
-        log.warning("fraylog: not pinned to one CPU (FRAYLOG_CPU=%s): %s", spec, e)
-        return None
+        held.close()
+        raise
     return Pinned(cpu, held, before)
