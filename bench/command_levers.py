@@ -11,9 +11,9 @@ In-process (CPU time per command through the ASGI app, no network, one command a
 - the answer's JSON encoded once by pydantic-core against the standard library's encoder.
 
 Over HTTP (`wrk`, 16 connections, each its own table): group commit
-(FRAYLOG_COMMIT_GROUP_SIZE 64 against 1), the served process's threads on one CPU
-(FRAYLOG_CPU auto against off, infra/cpus.py) and SQLite's `synchronous` (FULL against
-NORMAL).
+(FRAYLOG_COMMIT_GROUP_SIZE 64 against 1), the served process's threads where the system
+puts them or on one CPU (FRAYLOG_CPU off against auto, infra/cpus.py) and SQLite's
+`synchronous` (FULL against NORMAL).
 """
 
 from __future__ import annotations
@@ -323,10 +323,10 @@ def over_http(
     pairs.append(
         (
             "one CPU for the served process (FRAYLOG_CPU)",
-            "auto (default)",
-            "off: the threads where the system puts them",
-            replace(on, cpu="auto"),
-            replace(off, cpu="off"),
+            "off (default): the threads where the system puts them",
+            "auto: on one CPU it claims",
+            replace(on, cpu="off"),
+            replace(off, cpu="auto"),
         )
     )
     if on.backend == "sqlite":
