@@ -22,15 +22,13 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.builders import free_port
+from tests.builders.served import fraylog_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ("README.md", "docs/record.md", "docs/api.md")
@@ -142,36 +140,8 @@ def place(tools: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pla
     fraylog.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRAYLOG_")}
     env |= {"COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
-    port = free_port()
-    log = folder / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [str(fraylog), "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=folder,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"fraylog serve did not start:\n{log.read_text()}")
-            try:
-                answer = httpx.get(f"http://127.0.0.1:{port}/docs", timeout=2)
-                if answer.status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
-        yield Place(folder, port, env)
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+    with fraylog_serving(folder, env, program=[str(fraylog)], ready="/docs") as server:
+        yield Place(folder, server.port, env)
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import gc
 import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -23,11 +19,8 @@ from api.main import app_from_env, create_app
 from infra import cpus
 from infra.cpus import claim
 from infra.settings import Settings
-from tests.builders import free_port
 from tests.builders.cpus import cpus_of_threads, two_cpus
-
-ROOT = Path(__file__).resolve().parents[2]
-CLI = "from api.cli import app; app()"
+from tests.builders.served import ROOT, fraylog_serving
 
 
 def test_given_a_tests_app_when_it_starts_then_nothing_is_frozen(tmp_path: Path) -> None:
@@ -55,31 +48,11 @@ def test_given_the_served_app_when_it_starts_then_what_it_holds_is_frozen(
 def serving(tmp_path: Path, cpu: str | None) -> Iterator[int]:
     """A real `fraylog serve` (SQLite in tmp_path, FRAYLOG_CPU=`cpu` unless None, its CPU
     claims in tmp_path), answering; its process id."""
-    port, log = free_port(), tmp_path / "serve.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRAYLOG_")}
     env |= {"PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
     env |= {"FRAYLOG_CPU": cpu} if cpu is not None else {}
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-c", CLI, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=tmp_path,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/rulesets", timeout=2).is_success:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        yield server.pid
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    with fraylog_serving(tmp_path, env) as served:
+        yield served.pid
 
 
 @two_cpus

@@ -9,8 +9,6 @@ import dataclasses
 import hashlib
 import os
 import re
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -33,6 +31,7 @@ from infra.sidetables import SideTables
 from tests.api.test_stream import follow
 from tests.builders import add_combatant, free_port, new_encounter
 from tests.builders.novus import novus_stats
+from tests.builders.served import fraylog_serving
 
 ROOT = Path(__file__).resolve().parents[2]
 YEAR = 365 * 24 * 3600
@@ -514,32 +513,9 @@ def test_given_a_line_with_no_query_then_a_token_in_its_path_is_redacted_and_oth
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A real `fraylog serve` (SQLite, in tmp_path), its output (uvicorn's logs) in a file."""
-    port, log = free_port(), tmp_path / "serve.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRAYLOG_")}
-    env |= {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    cli = "from api.cli import app; app()"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-c", cli, "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=tmp_path,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-            try:
-                httpx.get(f"{url}/rulesets", timeout=2)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        yield url, log
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
+    with fraylog_serving(tmp_path, env | {"PYTHONPATH": str(ROOT)}) as server:
+        yield server.url, server.log
 
 
 def test_given_every_documented_flow_then_the_access_log_holds_no_token_or_ticket(
