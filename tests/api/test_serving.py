@@ -86,4 +86,6 @@ def test_given_the_served_app_in_a_test_when_it_stops_then_the_tests_threads_are
         assert client.get("/rulesets/novus").status_code == 200
         assert os.sched_getaffinity(0) == {max(before)}
     assert os.sched_getaffinity(0) == before
-    assert claim([max(before)], tmp_path / "locks") is not None  # given up
+    again = claim([max(before)], tmp_path / "locks")  # given up: another may take it
+    assert again is not None
+    again[1].close()
