@@ -43,9 +43,6 @@ from typing import IO
 
 log = logging.getLogger("fraylog")
 
-LOCKS: Path | None = None  # where claims are made; None: `fraylog-cpus` in the temporary dir
-
-
 @dataclass
 class Pinned:
     """The CPU a process runs on, the lock file that claims it (held until `release`), and
@@ -83,11 +80,9 @@ def lock_directory(locks: Path) -> Path:
     """`locks`, made as the temporary directory is (anyone may add a file, each keeps his
     own) when this process makes it; an existing one must be a directory itself, not a link
     to one. Raises OSError otherwise."""
-    try:
+    with contextlib.suppress(FileExistsError):  # made already: its mode is its maker's
         os.mkdir(locks, 0o1777)
         os.chmod(locks, 0o1777)  # the mode mkdir gave, less the umask
-    except FileExistsError:
-        pass
     if not stat.S_ISDIR(os.lstat(locks).st_mode):
         raise OSError(errno.ENOTDIR, "not a directory of its own", str(locks))
     return locks
@@ -160,9 +155,9 @@ def put_back(cpus: set[int]) -> None:
 
 
 def settle_on_one_cpu(spec: str, locks: Path | None = None) -> Pinned | None:
-    """This process's threads on one CPU it claims (FRAYLOG_CPU `spec`) in `locks` (LOCKS,
-    else `fraylog-cpus` in the temporary directory); None when not pinned: `off`, one CPU,
-    none free, or anything failing on the way (logged, never raised)."""
+    """This process's threads on one CPU it claims (FRAYLOG_CPU `spec`) in `locks` (else
+    `fraylog-cpus` in the temporary directory, as TMPDIR says); None when not pinned: `off`,
+    one CPU, none free, or anything failing on the way (logged, never raised)."""
     try:
         return _settle(spec, locks)
     except Exception as e:  # a speed-up only: the server starts without it
@@ -176,7 +171,7 @@ def _settle(spec: str, locks: Path | None) -> Pinned | None:
         if spec.strip().lower() not in ("off", "auto") and hasattr(os, "sched_setaffinity"):
             log.warning("fraylog: FRAYLOG_CPU=%s names no CPU this process may run on", spec)
         return None
-    where = locks or LOCKS or Path(tempfile.gettempdir()) / "fraylog-cpus"
+    where = locks or Path(tempfile.gettempdir()) / "fraylog-cpus"
     claimed = claim(cpus, where)
     if claimed is None:
         log.info("fraylog: CPUs %s are all claimed by other fraylog processes", cpus)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +17,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.main import app_from_env, create_app
-from infra import cpus
 from infra.cpus import claim
 from infra.settings import Settings
 from tests.builders.cpus import cpus_of_threads, two_cpus
@@ -81,11 +81,11 @@ def test_given_the_served_app_in_a_test_when_it_stops_then_the_tests_threads_are
     before = os.sched_getaffinity(0)
     monkeypatch.setenv("FRAYLOG_SQLITE_PATH", str(tmp_path / "f.db"))
     monkeypatch.setenv("FRAYLOG_CPU", "auto")
-    monkeypatch.setattr(cpus, "LOCKS", tmp_path / "locks")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # its claims in tmp_path
     with TestClient(app_from_env()) as client:
         assert client.get("/rulesets/novus").status_code == 200
         assert os.sched_getaffinity(0) == {max(before)}
     assert os.sched_getaffinity(0) == before
-    again = claim([max(before)], tmp_path / "locks")  # given up: another may take it
+    again = claim([max(before)], tmp_path / "fraylog-cpus")  # given up: another may take it
     assert again is not None
     again[1].close()

@@ -53,7 +53,7 @@ def fraylog_serving(
                 if httpx.get(f"{url}{ready}", timeout=2).status_code == 200:
                     break
             except httpx.TransportError:
-                pass
+                pass  # not listening yet
             time.sleep(0.1)
         yield Served(url, port, server.pid, log)
     finally:
