@@ -38,6 +38,7 @@ def server_env(settings: Settings) -> dict[str, str]:
     env["FRAYLOG_COMMIT_GROUP_SIZE"] = str(settings.commit_group_size)
     env["FRAYLOG_SQLITE_SYNCHRONOUS"] = settings.sqlite_synchronous
     env["FRAYLOG_CPU"] = settings.cpu
+    env["FRAYLOG_DECIDE_ON_LOOP"] = "on" if settings.decide_on_loop else "off"
     # the command path alone: no rate limits (a bench is a flood by design) and no read
     # models' runner sharing the server's process
     env.update(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -62,6 +63,15 @@ class EncounterStateAsDict(Transcoding):
 
     def decode(self, data: dict[str, Any]) -> EncounterState:
         return EncounterState.model_validate(respell(data))  # one taken before `defense`
+
+
+class StoreNeeded(Exception):
+    """Raised when deciding a command on the event loop would read or write the store (a
+    server die's draw is counted durably): the command is decided in a worker thread."""
+
+
+def _store_needed() -> Any:
+    raise StoreNeeded
 
 
 class Conflict(DomainError):
@@ -257,6 +267,62 @@ class Fraylog(Application[UUID]):
             encounter = self._load(encounter_id, command.expected_version)
             return self._execute(encounter, command, grant, False, idempotency)
 
+    async def execute_on_loop(
+        self, encounter_id: UUID, command: Any, grant: Grant | None = None
+    ) -> Recorded | None:
+        """Run a command on the event loop, where the store is not needed to decide it: on
+        the encounter as this process keeps it (`_kept`), its turn free, its events handed to
+        the writer (GroupCommit.submit) and awaited. The loop hands nothing to a worker
+        thread and no thread waits for the commit, which under load is most of a command's
+        cost in hand-offs between threads.
+
+        None, having recorded nothing, where `execute` must run instead, in a worker thread:
+        the encounter not kept, or recorded on by another process lately; a correction (it
+        reads the history), a reveal; a server die drawn (its attempt is counted in the
+        store); another command holding or waiting for the turn; a refusal (decided again
+        there, so its answer is the one `execute` gives, with what a player may see of it);
+        the save finding its position taken by another process (decided again on the
+        latest). A commit whose answer was lost is found by its events (`_landed`), as in
+        `_save`, and answered as recorded."""
+        if isinstance(command, Void | Undo | Redo):
+            return None
+        give_back = self.turns.take_now(encounter_id)
+        if give_back is None:
+            return None
+        committed = None
+        try:
+            encounter = self._kept(encounter_id, command)
+            if encounter is None or command.expected_version not in (None, encounter.version):
+                return None
+            actor = grant.actor if grant is not None else command.actor or GM
+            try:
+                if grant is not None:
+                    check_command(grant, command, encounter.state)
+                state = encounter.state
+                dice = dice_for(
+                    state, command.dice, command.dice_source, _store_needed, _store_needed
+                )
+                encounter.execute(command, dice, actor=actor)
+            except (DomainError, StoreNeeded):
+                return None
+            pending = list(encounter.pending_events)
+            saving: ProcessingEvent[UUID] = ProcessingEvent()
+            saving.collect_events(encounter)
+            committed = self.commits.submit(
+                saving, then=lambda: self._recorded(encounter, saving, pending)
+            )
+            committed.add_done_callback(lambda _: give_back())  # once answered, even if
+        finally:  # its waiter is gone: the next command decides on what it recorded
+            if committed is None:
+                give_back()
+        try:
+            await asyncio.shield(committed)
+        except IntegrityError:  # its positions are taken: by another process, or by itself
+            if not await asyncio.to_thread(self._landed, encounter_id, pending):
+                return None
+            await asyncio.to_thread(self._recorded, encounter, saving, pending)
+        return Recorded(pending, encounter.state)
+
     def _kept(self, encounter_id: UUID, command: Any) -> Encounter | None:
         """A copy of the encounter as this process last recorded or read it. None when it
         keeps none; when another process recorded on it in the last ELSEWHERE_SECONDS; for a
@@ -392,6 +458,8 @@ class Fraylog(Application[UUID]):
         return self._save(fork, also=claim)
 
     def close(self) -> None:
+        if hasattr(self, "commits"):
+            self.commits.close()  # what was handed over is committed first
         super().close()
         if hasattr(self, "secrets"):
             self.secrets.close()
@@ -464,13 +532,20 @@ class Fraylog(Application[UUID]):
                     "another command was recorded on this encounter first; reload and try "
                     "again",
                 ) from None
-        self._keep(encounter)  # what it recorded: the next command starts from it
+        self._recorded(encounter, saving, pending)
+        return Recorded(pending, encounter.state)
+
+    def _recorded(
+        self, encounter: Encounter, saving: ProcessingEvent[UUID], pending: list[Any]
+    ) -> None:
+        """What follows a commit: the encounter kept as recorded (the next command starts
+        from it), its snapshot and checkpoint when due, the feed told."""
+        self._keep(encounter)
         self._take_snapshots(saving)
         if any(isinstance(e, CHECKPOINTED) for e in pending):
             self._sign_after(encounter)
         for listener in self.listeners:
             listener(str(encounter.id))
-        return Recorded(pending, encounter.state)
 
     def _landed(self, encounter_id: UUID, pending: list[Any]) -> bool:
         """Whether these very events are stored: a commit that landed but whose answer was

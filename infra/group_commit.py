@@ -14,10 +14,18 @@ of one encounter decided on the same version, a mark taken over, an account's ca
 batch rolls back and each save is committed alone, so each gets its own answer: the one
 that broke the batch fails as it would have alone; the others commit. A save is answered
 only after its commit.
+
+A save may also be handed over from an event loop (`submit`), which does not wait: the
+writer thread leads for it (or a waiting caller does, whichever is first), runs what the
+save asked to be done once committed (`then`), and answers the loop's future. A command
+decided on the event loop (infra.app `Fraylog.execute_on_loop`) is recorded this way, so no
+worker thread waits for it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,15 +34,20 @@ from typing import Any
 
 from domain.errors import DomainError
 
+log = logging.getLogger("fraylog.commits")
+
 
 @dataclass(eq=False)
 class Saving:
     """One save waiting to be committed: what the store is given (`payload`), and, once
-    done, its error (None: committed)."""
+    done, its error (None: committed). One handed over from an event loop has the loop's
+    `future` to answer, and what to do once it is committed (`then`), before the answer."""
 
     payload: Any
     done: bool = False
     error: BaseException | None = None
+    future: asyncio.Future[None] | None = None
+    then: Callable[[], None] | None = None
 
 
 class GroupCommit:
@@ -58,6 +71,8 @@ class GroupCommit:
         self._committing = False  # a leader is in the store
         self.batches = 0  # transactions that held more than one save (for `make bench`)
         self.saved = 0  # saves that went in them
+        self._writer: threading.Thread | None = None  # leads for the saves handed over
+        self._closing = False
 
     def commit(self, payload: Any) -> None:
         """Record `payload` (with whatever waits with it); raises what its own commit
@@ -80,6 +95,53 @@ class GroupCommit:
                     self._turn.notify_all()
         if mine.error is not None:
             raise mine.error
+
+    def submit(self, payload: Any, then: Callable[[], None] | None = None) -> asyncio.Future[None]:
+        """Hand `payload` over to be recorded, from an event loop, without waiting: the
+        future is answered (on the loop) once it is committed, with what its commit raised,
+        and after `then` ran (on the writer's thread; what `then` raises is the answer)."""
+        mine = Saving(payload, future=asyncio.get_running_loop().create_future(), then=then)
+        with self._turn:
+            if self._closing:
+                raise RuntimeError("the store is closing")
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write, name="fraylog writer", daemon=True
+                )
+                self._writer.start()
+            self._waiting.append(mine)
+            self._turn.notify_all()
+        return mine.future
+
+    def _write(self) -> None:
+        """The writer's thread: leads whenever saves wait and no one commits, until closed
+        with nothing waiting."""
+        with self._turn:
+            while True:
+                while self._committing or not self._waiting:
+                    if self._closing and not self._waiting:
+                        return
+                    self._turn.wait()
+                self._committing = True
+                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+                self._turn.release()
+                try:
+                    self._commit(batch)
+                except BaseException:  # a save's own troubles are its answer: never here
+                    log.exception("the writer failed to commit a batch")
+                finally:
+                    self._turn.acquire()
+                    self._committing = False
+                    self._turn.notify_all()
+
+    def close(self) -> None:
+        """Stop the writer once what waits is committed (the app's shutdown)."""
+        with self._turn:
+            self._closing = True
+            self._turn.notify_all()
+            writer = self._writer
+        if writer is not None:
+            writer.join()
 
     def _commit(self, batch: list[Saving]) -> None:
         try:
@@ -105,8 +167,27 @@ class GroupCommit:
 
     @staticmethod
     def _settle(one: Saving, error: BaseException | None) -> None:
+        if error is None and one.then is not None:
+            try:
+                one.then()
+            except Exception as e:  # committed, but what follows failed: as `commit` says
+                error = e
         one.error = error
         one.done = True
+        if one.future is not None:
+            loop = one.future.get_loop()
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_answer, one.future, error)
+
+
+def _answer(future: asyncio.Future[None], error: BaseException | None) -> None:
+    """On the loop: a handed-over save's answer (unless its waiter is gone)."""
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)
 
 
 class Busy(DomainError):
@@ -150,6 +231,27 @@ class Turns:
                     del self._held[encounter_id]
                 else:
                     self._held[encounter_id] = (lock, users - 1)
+
+    def take_now(self, encounter_id: Any) -> Callable[[], None] | None:
+        """The encounter's turn if no one holds or waits for it (else None), without
+        waiting: for the event loop, which must not block. Returns what gives it back."""
+        with self._guard:
+            if encounter_id in self._held:
+                return None
+            lock = threading.Lock()
+            lock.acquire()
+            self._held[encounter_id] = (lock, 1)
+
+        def give_back() -> None:
+            with self._guard:
+                _, users = self._held[encounter_id]
+                if users == 1:
+                    del self._held[encounter_id]
+                else:
+                    self._held[encounter_id] = (lock, users - 1)
+            lock.release()
+
+        return give_back
 
     def waiting(self, encounter_id: Any) -> int:
         """How many writes hold or wait for this encounter's turn (for tests)."""

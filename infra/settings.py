@@ -66,6 +66,10 @@ class Settings:
     answer_cache_bytes: int = 64 * 1024 * 1024
     # the CPU a served process's threads run on (infra/cpus.py): off, auto, or CPU numbers
     cpu: str = "off"
+    # the GM's commands decided on the event loop where the store is not needed, their
+    # events committed by the writer thread (infra.app Fraylog.execute_on_loop); off: every
+    # command in a worker thread
+    decide_on_loop: bool = True
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -117,6 +121,8 @@ class Settings:
             narrative_cache_size=int(os.environ.get("FRAYLOG_NARRATIVE_CACHE_SIZE", "100")),
             answer_cache_bytes=int(float(os.environ.get("FRAYLOG_ANSWER_CACHE_MB", "64")) * 2**20),
             cpu=os.environ.get("FRAYLOG_CPU", "off"),
+            decide_on_loop=os.environ.get("FRAYLOG_DECIDE_ON_LOOP", "").lower()
+            not in ("off", "0", "false", "no", "n"),
         )
 
     def __post_init__(self) -> None:

@@ -18,7 +18,7 @@ from api.deps import FraylogDep, ReaderDep, actor_of, error_lang
 from api.problems import needed_in
 from api.registered import CommandBody
 from api.routes.command_route import CommandRoute
-from api.routes.common import ERRORS, sight_at
+from api.routes.common import ERRORS, reads_all, sight_at
 from api.routes.links import COMMAND_LINKS
 from domain.errors import DomainError
 from infra.access import Grant
@@ -88,6 +88,10 @@ async def run_command(
             await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
         )
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
+        if fraylog.settings.decide_on_loop and reads_all(fraylog, acting):  # the GM's:
+            recorded = await fraylog.execute_on_loop(encounter_id, command, acting)  # if it can
+            if recorded is not None:
+                return _json(_answer(fraylog, acting, recorded.events, recorded.state))
         return _json(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     return await _run_once(fraylog, encounter_id, command, acting, key)

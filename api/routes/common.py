@@ -40,6 +40,12 @@ def _a_player(fraylog: Fraylog, grant: Grant | None) -> Grant | None:
     return None if grant is None or grant.is_gm or not fraylog.settings.auth else grant
 
 
+def reads_all(fraylog: Fraylog, grant: Grant | None) -> bool:
+    """Whether `grant` reads everything (the GM, or anyone in open mode): its answers need
+    no sight, so nothing more is read from the store to make them."""
+    return _a_player(fraylog, grant) is None
+
+
 def sight_at(fraylog: Fraylog, grant: Grant | None, state: Any) -> Sight | None:
     """What a player's token may not see at `state` (docs/visibility.md); None for the GM."""
     player = _a_player(fraylog, grant)

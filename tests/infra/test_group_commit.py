@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -322,3 +323,73 @@ def test_given_many_commands_waiting_for_one_encounter_when_one_more_comes_then_
     for w in waiters:
         w.join(30)
     assert turns.waiting("e") == 0
+
+
+def handed_over(commits: GroupCommit, payloads: str, then: Callable[[str], None]) -> list[Any]:
+    """Each payload handed over from one event loop at once; each one's answer (None, or
+    the error its future raised)."""
+
+    async def all_at_once() -> list[Any]:
+        futures = [commits.submit(x, then=lambda x=x: then(x)) for x in payloads]
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    return asyncio.run(all_at_once())
+
+
+def test_given_saves_handed_over_from_a_loop_when_committed_then_each_is_answered_after_its_then():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store)
+    first, _ = in_thread(lambda: commits.commit("first"))  # the writer waits behind it
+    assert store.first.wait(30)
+    done: list[str] = []
+    release = threading.Timer(0.0, lambda: (waiting(commits, 3), store.release()))
+    release.start()
+    # when
+    answers = handed_over(commits, "abc", done.append)
+    # then: one transaction, `then` run for each before its answer
+    first.join(30)
+    assert answers == [None, None, None]
+    assert sorted(store.batches[1]) == ["a", "b", "c"] and len(store.batches) == 2
+    assert sorted(done) == ["a", "b", "c"]
+    commits.close()
+
+
+def test_given_handed_over_saves_when_one_breaks_the_batch_or_its_then_fails_then_only_it_fails():
+    commits = GroupCommit(refusing("bad"), own=(ValueError,))
+
+    def then(x: str) -> None:
+        if x == "late":
+            raise RuntimeError("committed, but what follows failed")
+
+    # when
+    answers = handed_over(commits, ["a", "bad", "late", "c"], then)  # type: ignore[arg-type]
+    # then
+    assert answers[0] is None and answers[3] is None
+    assert isinstance(answers[1], ValueError)
+    assert isinstance(answers[2], RuntimeError)
+    commits.close()
+
+
+def test_given_a_save_handed_over_when_the_store_closes_then_it_is_committed_first():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store)
+
+    async def hand_over_then_close() -> Any:
+        future = commits.submit("last")
+        assert await asyncio.to_thread(store.first.wait, 30)
+        closing = asyncio.ensure_future(asyncio.to_thread(commits.close))
+        store.release()
+        await closing
+        return await future
+
+    # when
+    answer = asyncio.run(hand_over_then_close())
+    # then: committed, answered, the writer gone; nothing more is taken
+    assert answer is None and store.batches == [["last"]]
+    assert commits._writer is not None and not commits._writer.is_alive()
+    with pytest.raises(RuntimeError, match="closing"):
+        asyncio.run(hand_over_one(commits))
+
+
+async def hand_over_one(commits: GroupCommit) -> None:
+    await commits.submit("too late")
