@@ -45,6 +45,8 @@ def _field(path: tuple[Any, ...]) -> str:
 
 def _trouble(text: str, free: bool) -> str | None:
     """What in `text` could trick a screen, in words; None when nothing."""
+    if text.isascii() and text.isprintable():  # most text: nothing below can be in it
+        return None
     for char in text:
         code = ord(char)
         if free and char in LINES:

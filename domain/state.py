@@ -25,10 +25,18 @@ def copied(model: Any, memo: dict[int, Any] | None) -> Any:
     copy = model.model_copy()
     for key, value in model.__dict__.items():
         if not isinstance(value, SHARED):
-            copy.__dict__[key] = deepcopy(value, memo)
+            copy.__dict__[key] = held_copy(value, memo)
     if model.__pydantic_extra__:
         copy.__pydantic_extra__ = deepcopy(model.__pydantic_extra__, memo)
     return copy
+
+
+def held_copy(value: Any, memo: dict[int, Any] | None) -> Any:
+    """A deep copy of a value a state holds; an empty list or dict is a new empty one (most
+    are, most of a fight), without the generic deep copy's steps."""
+    if not value and type(value) in (list, dict):
+        return type(value)()
+    return deepcopy(value, memo)
 
 
 Book = TypeVar("Book", bound=BaseModel)
@@ -113,6 +121,9 @@ class Marks(BaseModel):
         return {key: value for key, value in data.items() if key in names}
 
 
+_HELD = ("wounds", "conditions", "effects", "marks", "round_marks", "notes")  # his containers
+
+
 class CombatantState(BaseModel):
     id: str
     name: str
@@ -135,20 +146,13 @@ class CombatantState(BaseModel):
     notes: Annotated[list[str], GM] = Field(default_factory=list)  # the GM's notes on him
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> CombatantState:
-        """Copies share `stats`, which never change once the combatant is added."""
-        return self.model_copy(
-            update={
-                name: deepcopy(getattr(self, name), memo)
-                for name in (
-                    "wounds",
-                    "conditions",
-                    "effects",
-                    "marks",
-                    "round_marks",
-                    "notes",
-                )
-            }
-        )
+        """Copies share `stats`, which never change once the combatant is added; an empty
+        list or dict is a new empty one (most of a combatant's are, most of a fight)."""
+        copy = self.model_copy()
+        held = copy.__dict__
+        for name in _HELD:
+            held[name] = held_copy(held[name], memo)
+        return copy
 
     @property
     def bleeding(self) -> int:

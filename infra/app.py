@@ -65,6 +65,18 @@ class EncounterStateAsDict(Transcoding):
         return EncounterState.model_validate(respell(data))  # one taken before `defense`
 
 
+def _saving(encounter: Encounter, **saved: Any) -> ProcessingEvent[UUID]:
+    """What a save records: the encounter's pending events (collected) and `saved`, as the
+    library's ProcessingEvent.collect_events makes it, without its checks of what it is
+    given against the library's runtime protocols (about 10 µs, of the 60-90 µs a command
+    is decided in here)."""
+    saving: ProcessingEvent[UUID] = ProcessingEvent()
+    saving.events = list(encounter.collect_events())
+    saving.aggregates[encounter.id] = encounter
+    saving.saved_kwargs.update(saved)
+    return saving
+
+
 class StoreNeeded(Exception):
     """Raised when deciding a command on the event loop would read or write the store (a
     server die's draw is counted durably): the command is decided in a worker thread."""
@@ -306,8 +318,7 @@ class Fraylog(Application[UUID]):
             except (DomainError, StoreNeeded):
                 return None
             pending = list(encounter.pending_events)
-            saving: ProcessingEvent[UUID] = ProcessingEvent()
-            saving.collect_events(encounter)
+            saving = _saving(encounter)
             committed = self.commits.submit(
                 saving, then=lambda: self._recorded(encounter, saving, pending)
             )
@@ -521,8 +532,7 @@ class Fraylog(Application[UUID]):
         """Save the pending events; with them, in one transaction, `idempotency`'s mark and
         `also`, a write of fraylog's own (an account's claim on a new encounter)."""
         pending = list(encounter.pending_events)
-        saving: ProcessingEvent[UUID] = ProcessingEvent()
-        saving.collect_events(encounter, **{MARK: idempotency, ALSO: also})
+        saving = _saving(encounter, **{MARK: idempotency, ALSO: also})
         try:  # with the saves of other commands that wait for the store (infra.group_commit)
             self.commits.commit(saving)
         except IntegrityError:  # its positions are taken: by another command, or by itself
