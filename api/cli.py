@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, BinaryIO, Literal
 from uuid import UUID
 
 import typer
@@ -140,6 +141,18 @@ def _export_file(path: Path) -> Any:
         raise typer.Exit(2) from None
 
 
+def _export_stream(stream: BinaryIO) -> Any:
+    """An export read from a stream as it arrives, each line checked once whole; one that is
+    no export is a message and exit 2, as a file's."""
+    from projections.audit import NotAnExport, decoded, read_export_stream
+
+    try:
+        return read_export_stream(decoded(iter(lambda: stream.read1(1 << 16), b"")))
+    except (NotAnExport, UnicodeDecodeError) as e:
+        console.print(f"[red]standard input is not a fraylog export: {escape(str(e))}[/red]")
+        raise typer.Exit(2) from None
+
+
 def _keys_file(path: Path) -> list[dict[str, Any]]:
     """The keys of a file saved from GET /audit/keys; a message and exit 2 if it is none."""
     try:
@@ -165,7 +178,8 @@ def verify(
     source: Annotated[
         str,
         typer.Argument(
-            help="An NDJSON or CSV export file, or an encounter id in the configured store."
+            help="An NDJSON or CSV export file, - for one read from standard input as it "
+            "arrives (curl … | fraylog verify -), or an encounter id in the configured store."
         ),
     ],
     keys: Annotated[
@@ -184,7 +198,10 @@ def verify(
     from projections.audit import verify_export
 
     path = Path(source)
-    if path.is_file():
+    if source == "-":  # each line checked as it arrives: the download and the check overlap
+        export = _export_stream(sys.stdin.buffer)
+        report = verify_export(export, _keys_file(keys) if keys else installation_keys())
+    elif path.is_file():
         export = _export_file(path)
         known = _keys_file(keys) if keys else installation_keys()
         report = verify_export(export, known)

@@ -525,7 +525,8 @@ def export_over_http(b: Backend, fraylog: Any, eid: Any, label: str, raw_rate: f
         Target(
             b.name,
             f"export + verify ≥ {EXPORT_VS_RAW} × the raw SELECT + decode of the same rows "
-            "(over HTTP: GET …/events?format=ndjson)",
+            "(over HTTP: GET …/events?format=ndjson, each line verified once it has arrived, "
+            "as `fraylog verify -` reads a pipe)",
             f"≥ {EXPORT_VS_RAW}×",
             f"{rate:,.0f} vs {raw_rate:,.0f} events/s (the raw read in-process, just before)",
             rate / raw_rate,

@@ -3,12 +3,14 @@ one report (docs/audit-spec.md says it for any verifier)."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict
 from functools import cached_property
+from itertools import chain
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -221,18 +223,58 @@ def read_export(text: str) -> Export:
             reading.take(row, row)
         return reading.export()
     parts = text.split("\n")
-    last, take = len(parts) - 1, reading.take
+    last = len(parts) - 1
     for n, part in enumerate(parts):
-        if part[:1] in BLANK_START and not part.strip(" \t\r\n"):  # a line not copied
-            continue
-        try:  # json.loads(part), without its Python steps
-            line, end = _SCAN(part, 0)
-            if end != len(part) and part[end:].strip(" \t\r\n"):
-                line = _loaded(part, n < last)  # what follows the value: as json.loads says
-        except (StopIteration, ValueError, RecursionError):
-            line = _loaded(part, n < last)
-        take(line, part)
+        _take_line(reading, part, n < last)
     return reading.export()
+
+
+def _take_line(reading: _Reading, part: str, ended: bool) -> None:
+    """One NDJSON line (without its line feed; `ended`: it had one), decoded and taken."""
+    if part[:1] in BLANK_START and not part.strip(" \t\r\n"):  # a line not copied
+        return
+    try:  # json.loads(part), without its Python steps
+        line, end = _SCAN(part, 0)
+        if end != len(part) and part[end:].strip(" \t\r\n"):
+            line = _loaded(part, ended)  # what follows the value: as json.loads says
+    except (StopIteration, ValueError, RecursionError):
+        line = _loaded(part, ended)
+    reading.take(line, part)
+
+
+def read_export_stream(chunks: Iterable[str]) -> Export:
+    """`read_export` of a text that arrives in pieces (a download, a pipe): each NDJSON line
+    decoded and audited as soon as it is whole, while the rest is still coming, so reading
+    and verifying overlap the export's making and sending. The same Export as
+    `read_export` of the whole text (a CSV export is read once it is whole)."""
+    pieces = iter(chunks)
+    head = ""
+    for chunk in pieces:  # enough to tell a BOM and a CSV header
+        head += chunk
+        if len(head) > len("\ufeffposition,"):
+            break
+    head = head.removeprefix("\ufeff")
+    if head.startswith("position,") or len(head) <= len("position,"):
+        return read_export(head + "".join(pieces))
+    reading, pending = _Reading(), head
+    for chunk in chain(("",), pieces):  # the head's lines first
+        pending += chunk
+        if "\n" not in chunk and chunk:
+            continue
+        *whole, pending = pending.split("\n")
+        for part in whole:
+            _take_line(reading, part, True)
+    _take_line(reading, pending, False)
+    return reading.export()
+
+
+def decoded(chunks: Iterable[bytes]) -> Iterator[str]:
+    """UTF-8 bytes as text, piece by piece (a character split between pieces is whole in
+    the next); UnicodeDecodeError for bytes that are no UTF-8, as bytes.decode says."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    for chunk in chunks:
+        yield decoder.decode(chunk)
+    yield decoder.decode(b"", final=True)
 
 
 def checkpoint_verdict(

@@ -403,3 +403,23 @@ def test_given_a_phantasia_fight_when_replayed_in_spanish_then_the_table_headers
         == [["Combatiente", "Bando", "PV", "PM", "Estados"]] * 3
     )
     assert heads(english.output, "Combatant") == [["Combatant", "Side", "PV", "PM", "Statuses"]] * 3
+
+
+def test_given_an_export_piped_in_when_verifying_stdin_then_it_is_checked_as_its_file_is() -> None:
+    from tests.audit_vectors import FOLDER
+
+    keys = str(FOLDER / "keys.json")
+    env = {"COLUMNS": "300"}
+    for name, code in (("example.ndjson", 0), ("edited.ndjson", 1), ("example.csv", 0)):
+        text = (FOLDER / name).read_bytes()
+        # when
+        piped = runner.invoke(app, ["verify", "-", "--keys", keys], input=text, env=env)
+        from_file = runner.invoke(app, ["verify", str(FOLDER / name), "--keys", keys], env=env)
+        # then: the same report as the file's
+        assert piped.exit_code == code, (name, piped.output)
+        assert piped.output == from_file.output, name
+    answer = b'{"type":"about:blank","title":"Encounter not found","status":404}\n'
+    refused = runner.invoke(app, ["verify", "-"], input=answer, env=env)
+    assert refused.exit_code == 2, refused.output
+    assert "standard input is not a fraylog export: it is an HTTP error answer" in refused.output
+    assert runner.invoke(app, ["verify", "-"], input=b"\xff\xfe", env=env).exit_code == 2
