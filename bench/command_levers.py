@@ -10,8 +10,8 @@ In-process (CPU time per command through the ASGI app, no network, one command a
   `Encounter.__deepcopy__`) against the generic deep copies it replaced;
 - the answer's JSON encoded once by pydantic-core against the standard library's encoder.
 
-Over HTTP (`wrk`, 16 connections, each its own table): the GM's commands decided on the
-event loop and committed by one writer thread (FRAYLOG_DECIDE_ON_LOOP on against off: each in
+Over HTTP (`wrk`, 16 connections, each its own table): commands decided on the event
+loop and committed by one writer thread (FRAYLOG_DECIDE_ON_LOOP on against off: each in
 a worker thread that waits for its commit), group commit
 (FRAYLOG_COMMIT_GROUP_SIZE 64 against 1), the served process's threads where the system
 puts them or on one CPU (FRAYLOG_CPU off against auto, infra/cpus.py) and SQLite's
@@ -316,7 +316,7 @@ def over_http(
     pairs = [
         (
             "commands decided on the event loop (FRAYLOG_DECIDE_ON_LOOP)",
-            "on (default): the GM's on the loop, committed by one writer thread",
+            "on (default): on the loop, committed by one writer thread",
             "off: each in a worker thread, waiting for its commit",
             replace(on, decide_on_loop=True),
             replace(off, decide_on_loop=False),

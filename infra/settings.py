@@ -66,7 +66,7 @@ class Settings:
     answer_cache_bytes: int = 64 * 1024 * 1024
     # the CPU a served process's threads run on (infra/cpus.py): off, auto, or CPU numbers
     cpu: str = "off"
-    # the GM's commands decided on the event loop where the store is not needed, their
+    # commands decided on the event loop where the store is not needed to, their
     # events committed by the writer thread (infra.app Fraylog.execute_on_loop); off: every
     # command in a worker thread
     decide_on_loop: bool = True

@@ -22,7 +22,7 @@ from api.routes.common import ERRORS, reads_all, sight_at
 from api.routes.links import COMMAND_LINKS
 from domain.errors import DomainError
 from infra.access import Grant
-from infra.app import Fraylog
+from infra.app import Fraylog, Recorded
 from infra.idempotency import Mark, request_hash
 from projections.export import record_of
 from projections.narrative import Lang, told
@@ -88,10 +88,10 @@ async def run_command(
             await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
         )
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
-        if fraylog.settings.decide_on_loop and reads_all(fraylog, acting):  # the GM's:
-            recorded = await fraylog.execute_on_loop(encounter_id, command, acting)  # if it can
+        if fraylog.settings.decide_on_loop:  # where the store is not needed to decide it
+            recorded = await fraylog.execute_on_loop(encounter_id, command, acting)
             if recorded is not None:
-                return _json(_answer(fraylog, acting, recorded.events, recorded.state))
+                return _json(await _answer_on_loop(fraylog, acting, recorded))
         return _json(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     return await _run_once(fraylog, encounter_id, command, acting, key)
@@ -155,6 +155,15 @@ def _run(
 ) -> dict:
     recorded = fraylog.execute(encounter_id, command, grant, idempotency=idempotency)
     return _answer(fraylog, grant, recorded.events, recorded.state)
+
+
+async def _answer_on_loop(fraylog: Fraylog, grant: Grant | None, recorded: Recorded) -> dict:
+    """The answer of a command recorded from the event loop: made there for a reader of
+    everything (the GM); a player's in a worker thread, since what he may see is read from
+    the store (the party, the corrections)."""
+    if reads_all(fraylog, grant):
+        return _answer(fraylog, grant, recorded.events, recorded.state)
+    return await run_in_threadpool(_answer, fraylog, grant, recorded.events, recorded.state)
 
 
 def _recorded(

@@ -1,7 +1,7 @@
 """Which commands the route decides on the event loop (infra.app `Fraylog.execute_on_loop`)
-and which in a worker thread (`Fraylog.execute`): the GM's plain commands on the loop; a
-player's, a keyed one, a refusal in a worker, each answered as before. SQLite and
-PostgreSQL."""
+and which in a worker thread (`Fraylog.execute`): plain commands on the loop, the GM's and a
+player's (his answer as he may read it); a keyed one, a refusal in a worker, each answered
+as before. SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_given_the_gm_when_he_sends_a_command_then_it_is_decided_on_the_loop_and
     assert client.get(f"/encounters/{eid}").json()["version"] == 3
 
 
-def test_given_a_player_when_he_sends_a_command_then_a_worker_decides_it_with_his_sight(
+def test_given_a_player_when_he_sends_a_command_then_it_is_decided_on_the_loop_and_answered_with_his_sight(  # noqa: E501
     client: TestClient, fraylog: Fraylog, in_workers: list[str]
 ) -> None:
     eid, anna = a_table(client)
@@ -69,21 +69,26 @@ def test_given_a_player_when_he_sends_a_command_then_a_worker_decides_it_with_hi
         json={"name": "Lurker", "side": "foes", "stats": novus_stats(), "hidden": True},
     ).json()["id"]
     r = client.post(f"/encounters/{eid}/tokens", json={"combatants": [anna], "label": "Anna"})
-    player = r.json()["token"]
+    player = f"Bearer {r.json()['token']}"
     before = client.get(f"/encounters/{eid}").json()["version"]
     # when
+    r = post(client, eid, {"type": "roll_initiative", "combatant": anna}, Authorization=player)
+    # then: recorded, and answered as he may read it: no word of the hidden foe
+    assert r.status_code == 200, r.text
+    assert in_workers == []
+    assert [e["type"] for e in r.json()["events"]] == ["InitiativeRolled"]
+    assert hidden not in r.text and "Lurker" not in r.text
+    assert client.get(f"/encounters/{eid}").json()["version"] == before + 1
+    # and what he may not do is refused by a worker, with what he may see of it
     r = post(
         client,
         eid,
-        {"type": "roll_initiative", "combatant": anna},
-        Authorization=f"Bearer {player}",
+        {"type": "adjust_hits", "combatant": hidden, "amount": -1},
+        Authorization=player,
     )
-    # then: recorded, and answered as he may read it
-    assert r.status_code == 200, r.text
-    assert in_workers == ["roll_initiative"]
-    assert [e["type"] for e in r.json()["events"]] == ["InitiativeRolled"]
-    assert hidden not in r.text
-    assert client.get(f"/encounters/{eid}").json()["version"] == before + 1
+    assert r.status_code in (403, 422), r.text
+    assert hidden not in r.text and "Lurker" not in r.text
+    assert in_workers == ["adjust_hits"]
 
 
 def test_given_an_idempotency_key_when_the_gm_sends_a_command_then_a_worker_runs_it_once(
