@@ -82,6 +82,11 @@ class StoreNeeded(Exception):
     server die's draw is counted durably): the command is decided in a worker thread."""
 
 
+class AfterCommitFailed(RuntimeError):
+    """Raised when a command was recorded but what follows its commit failed (its snapshot,
+    say): the command stands; the failure is the server's."""
+
+
 def _store_needed() -> Any:
     raise StoreNeeded
 
@@ -284,9 +289,9 @@ class Fraylog(Application[UUID]):
     ) -> Recorded | None:
         """Run a command on the event loop, where the store is not needed to decide it: on
         the encounter as this process keeps it (`_kept`), its turn free, its events handed to
-        the writer (GroupCommit.submit) and awaited. The loop hands nothing to a worker
-        thread and no thread waits for the commit, which under load is most of a command's
-        cost in hand-offs between threads.
+        the writer (GroupCommit.submit) and awaited. No worker thread decides it or waits for
+        its commit, which under load was most of a command's cost in hand-offs between
+        threads.
 
         None, having recorded nothing, where `execute` must run instead, in a worker thread:
         the encounter not kept, or recorded on by another process lately; a correction (it
@@ -294,8 +299,8 @@ class Fraylog(Application[UUID]):
         store); another command holding or waiting for the turn; a refusal (decided again
         there, so its answer is the one `execute` gives, with what a player may see of it);
         the save finding its position taken by another process (decided again on the
-        latest). A commit whose answer was lost is found by its events (`_landed`), as in
-        `_save`, and answered as recorded."""
+        latest). What follows the commit runs on the committing thread before the turn is
+        given back (`_after_commit`), whether or not this coroutine still waits."""
         if isinstance(command, Void | Undo | Redo):
             return None
         give_back = self.turns.take_now(encounter_id)
@@ -320,19 +325,43 @@ class Fraylog(Application[UUID]):
             pending = list(encounter.pending_events)
             saving = _saving(encounter)
             committed = self.commits.submit(
-                saving, then=lambda: self._recorded(encounter, saving, pending)
+                saving, then=lambda error: self._after_commit(error, saving, pending, give_back)
             )
-            committed.add_done_callback(lambda _: give_back())  # once answered, even if
-        finally:  # its waiter is gone: the next command decides on what it recorded
+        finally:
             if committed is None:
                 give_back()
         try:
-            await asyncio.shield(committed)
-        except IntegrityError:  # its positions are taken: by another process, or by itself
-            if not await asyncio.to_thread(self._landed, encounter_id, pending):
-                return None
-            await asyncio.to_thread(self._recorded, encounter, saving, pending)
+            await asyncio.shield(committed)  # its commit goes on if this coroutine is cancelled
+        except IntegrityError:  # its positions are taken by another process: nothing recorded
+            return None
         return Recorded(pending, encounter.state)
+
+    def _after_commit(
+        self,
+        error: BaseException | None,
+        saving: ProcessingEvent[UUID],
+        pending: list[Any],
+        give_back: Callable[[], None],
+    ) -> BaseException | None:
+        """What follows a command's commit from the event loop, on the committing thread,
+        the encounter's turn held till it is done: the commit's answer (None: recorded). A
+        commit whose answer was lost (its positions taken by its own events, `_landed`) is
+        recorded; what follows a commit and fails is an error that says it was recorded."""
+        try:
+            if error is not None:
+                encounter_id = pending[0].originator_id
+                if not isinstance(error, IntegrityError) or not self._landed(encounter_id, pending):
+                    return error
+            (encounter,) = saving.aggregates.values()
+            try:
+                self._recorded(encounter, saving, pending)
+            except Exception as failed:  # never read as "not recorded"
+                followed = AfterCommitFailed("recorded; what follows its commit failed")
+                followed.__cause__ = failed
+                return followed
+            return None
+        finally:
+            give_back()
 
     def _kept(self, encounter_id: UUID, command: Any) -> Encounter | None:
         """A copy of the encounter as this process last recorded or read it. None when it

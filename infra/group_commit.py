@@ -16,10 +16,11 @@ that broke the batch fails as it would have alone; the others commit. A save is 
 only after its commit.
 
 A save may also be handed over from an event loop (`submit`), which does not wait: the
-writer thread leads for it (or a waiting caller does, whichever is first), runs what the
-save asked to be done once committed (`then`), and answers the loop's future. A command
-decided on the event loop (infra.app `Fraylog.execute_on_loop`) is recorded this way, so no
-worker thread waits for it.
+writer thread leads for it (or a waiting caller does, whichever is first). Once the batch's
+transaction is over and the store is free for the next leader, what the save asked to follow
+its commit runs (`then`, told the commit's error), and the loop's future is answered. A
+command decided on the event loop (infra.app `Fraylog.execute_on_loop`) is recorded this
+way, so no worker thread waits for it.
 """
 
 from __future__ import annotations
@@ -37,17 +38,21 @@ from domain.errors import DomainError
 log = logging.getLogger("fraylog.commits")
 
 
+Then = Callable[[BaseException | None], BaseException | None]  # a commit's error -> the answer
+
+
 @dataclass(eq=False)
 class Saving:
     """One save waiting to be committed: what the store is given (`payload`), and, once
     done, its error (None: committed). One handed over from an event loop has the loop's
-    `future` to answer, and what to do once it is committed (`then`), before the answer."""
+    `future` to answer and what follows its commit (`then`: told the commit's error, it
+    returns the save's answer), run once the store is free for the next batch."""
 
     payload: Any
     done: bool = False
     error: BaseException | None = None
     future: asyncio.Future[None] | None = None
-    then: Callable[[], None] | None = None
+    then: Then | None = None
 
 
 class GroupCommit:
@@ -84,22 +89,15 @@ class GroupCommit:
                 if self._committing:
                     self._turn.wait()
                     continue
-                self._committing = True  # this save leads: it takes all that wait
-                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
-                self._turn.release()
-                try:
-                    self._commit(batch)
-                finally:
-                    self._turn.acquire()
-                    self._committing = False
-                    self._turn.notify_all()
+                self._lead()  # this save leads: it takes all that wait
         if mine.error is not None:
             raise mine.error
 
-    def submit(self, payload: Any, then: Callable[[], None] | None = None) -> asyncio.Future[None]:
-        """Hand `payload` over to be recorded, from an event loop, without waiting: the
-        future is answered (on the loop) once it is committed, with what its commit raised,
-        and after `then` ran (on the writer's thread; what `then` raises is the answer)."""
+    def submit(self, payload: Any, then: Then | None = None) -> asyncio.Future[None]:
+        """Hand `payload` over to be recorded, from an event loop, without waiting. Once its
+        commit is over, `then(error)` runs on the committing thread (always, whatever the
+        commit did; what it returns, or raises, is the save's answer), then the future is
+        answered on its loop: None, or that error raised."""
         mine = Saving(payload, future=asyncio.get_running_loop().create_future(), then=then)
         with self._turn:
             if self._closing:
@@ -122,17 +120,29 @@ class GroupCommit:
                     if self._closing and not self._waiting:
                         return
                     self._turn.wait()
-                self._committing = True
-                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
-                self._turn.release()
-                try:
-                    self._commit(batch)
-                except BaseException:  # a save's own troubles are its answer: never here
-                    log.exception("the writer failed to commit a batch")
-                finally:
-                    self._turn.acquire()
-                    self._committing = False
-                    self._turn.notify_all()
+                self._lead()
+
+    def _lead(self) -> None:
+        """Commit what waits, the lock held on entry and on return: the store taken for the
+        batch, given up for the next leader, then what follows the handed-over saves' commit
+        and their answers, outside the store's turn."""
+        self._committing = True
+        batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+        self._turn.release()
+        try:
+            self._commit(batch)
+        finally:
+            self._turn.acquire()
+            self._committing = False
+            self._turn.notify_all()
+        handed = [one for one in batch if one.future is not None]
+        if handed:
+            self._turn.release()
+            try:
+                for one in handed:
+                    _answer(one)
+            finally:
+                self._turn.acquire()
 
     def close(self) -> None:
         """Stop the writer once what waits is committed (the app's shutdown)."""
@@ -144,6 +154,7 @@ class GroupCommit:
             writer.join()
 
     def _commit(self, batch: list[Saving]) -> None:
+        """Each save of the batch settled: committed, or its error (never raises)."""
         try:
             self._record([s.payload for s in batch])
         except BaseException as e:
@@ -167,21 +178,30 @@ class GroupCommit:
 
     @staticmethod
     def _settle(one: Saving, error: BaseException | None) -> None:
-        if error is None and one.then is not None:
-            try:
-                one.then()
-            except Exception as e:  # committed, but what follows failed: as `commit` says
-                error = e
         one.error = error
         one.done = True
-        if one.future is not None:
-            loop = one.future.get_loop()
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(_answer, one.future, error)
 
 
-def _answer(future: asyncio.Future[None], error: BaseException | None) -> None:
-    """On the loop: a handed-over save's answer (unless its waiter is gone)."""
+def _answer(one: Saving) -> None:
+    """A handed-over save's answer, on the committing thread: what follows its commit, then
+    its future answered on its loop (nobody waits for it once the loop is closed). Never
+    raises: the saves after it in the batch are answered too."""
+    error = one.error
+    if one.then is not None:
+        try:
+            error = one.then(error)
+        except BaseException as e:
+            error = e
+    future = one.future
+    assert future is not None
+    try:
+        future.get_loop().call_soon_threadsafe(_answered, future, error)
+    except RuntimeError:  # its loop is closed
+        log.warning("a save's answer found its event loop closed")
+
+
+def _answered(future: asyncio.Future[None], error: BaseException | None) -> None:
+    """On the loop: the future's answer (unless it was cancelled)."""
     if future.done():
         return
     if error is None:

@@ -253,10 +253,10 @@ def read_export_stream(chunks: Iterable[str]) -> Export:
         head += chunk
         if len(head) > len("\ufeffposition,"):
             break
-    head = head.removeprefix("\ufeff")
-    if head.startswith("position,") or len(head) <= len("position,"):
+    text = head.removeprefix("\ufeff")  # read_export takes one BOM off: the same here
+    if text.startswith("position,") or len(text) <= len("position,"):
         return read_export(head + "".join(pieces))
-    reading, pending = _Reading(), head
+    reading, pending = _Reading(), text
     for chunk in chain(("",), pieces):  # the head's lines first
         pending += chunk
         if "\n" not in chunk and chunk:

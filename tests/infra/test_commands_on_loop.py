@@ -6,6 +6,7 @@ in a worker thread (None). SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -157,11 +158,20 @@ def test_given_a_commit_whose_answer_was_lost_when_the_loop_saves_then_it_is_ans
         raise IntegrityError("duplicate key: the retry of a commit that landed")
 
     monkeypatch.setattr(fraylog.commits, "_record", landed_then_lost)
+    turn_held: list[int] = []
+    landed = fraylog._landed
+    monkeypatch.setattr(
+        fraylog,
+        "_landed",
+        lambda e, pending: turn_held.append(fraylog.turns.waiting(e)) or landed(e, pending),
+    )
     # when
     recorded = on_loop(fraylog, eid, c.AdjustHits(combatant=a, amount=-5))
-    # then
+    # then: found landed with the turn still held; kept before the turn was given back
     assert recorded is not None and recorded.state.combatants[a].hits == 25
     assert versions(fraylog, eid) == [1, 2, 3]
+    assert turn_held == [1]
+    assert fraylog.repository.cache.get(eid).version == 3 and fraylog.turns.waiting(eid) == 0
     monkeypatch.undo()
     assert on_loop(fraylog, eid, c.AdjustHits(combatant=a, amount=-1)) is not None  # kept
     assert versions(fraylog, eid) == [1, 2, 3, 4]
@@ -207,3 +217,36 @@ def test_given_a_commit_under_way_when_commands_on_other_tables_come_on_the_loop
         r and r.state.combatants[a].hits for r, (_, a) in zip(recorded, tables, strict=True)
     ] == [29] * 6
     assert all(versions(fraylog, e) == [1, 2, 3] for e, _ in tables)
+
+
+def test_given_a_waiter_gone_with_its_loop_when_its_commit_ends_then_the_turn_is_given_back(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client gave up and the loop closed while the commit was under way: the command
+    is recorded, what follows runs and the turn is given back on the committing thread, so
+    the next command on the encounter runs."""
+    eid, a = a_kept_encounter(fraylog)
+    record, go = fraylog.commits._record, threading.Event()
+    monkeypatch.setattr(fraylog.commits, "_record", lambda batch: go.wait(30) and record(batch))
+
+    async def impatient() -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                fraylog.execute_on_loop(eid, c.AdjustHits(combatant=a, amount=-1)), 0.1
+            )
+
+    asyncio.run(impatient())  # its loop closed, the commit still waiting for `go`
+    # when
+    go.set()
+    after: list[Any] = []
+    next_one = threading.Thread(  # waits for the turn
+        target=lambda: after.append(fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-2))),
+        daemon=True,
+    )
+    next_one.start()
+    next_one.join(30)
+    # then
+    assert after, "the next command never got the turn"
+    assert versions(fraylog, eid) == [1, 2, 3, 4]
+    assert after[0].state.combatants[a].hits == 27
+    assert fraylog.turns.waiting(eid) == 0

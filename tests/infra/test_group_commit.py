@@ -325,12 +325,14 @@ def test_given_many_commands_waiting_for_one_encounter_when_one_more_comes_then_
     assert turns.waiting("e") == 0
 
 
-def handed_over(commits: GroupCommit, payloads: str, then: Callable[[str], None]) -> list[Any]:
-    """Each payload handed over from one event loop at once; each one's answer (None, or
-    the error its future raised)."""
+def handed_over(
+    commits: GroupCommit, payloads: Sequence[str], then: Callable[[str, Any], Any]
+) -> list[Any]:
+    """Each payload handed over from one event loop at once, `then(payload, error)` what
+    follows its commit; each one's answer (None, or the error its future raised)."""
 
     async def all_at_once() -> list[Any]:
-        futures = [commits.submit(x, then=lambda x=x: then(x)) for x in payloads]
+        futures = [commits.submit(x, then=lambda e, x=x: then(x, e)) for x in payloads]
         return await asyncio.gather(*futures, return_exceptions=True)
 
     return asyncio.run(all_at_once())
@@ -341,32 +343,58 @@ def test_given_saves_handed_over_from_a_loop_when_committed_then_each_is_answere
     commits = GroupCommit(store)
     first, _ = in_thread(lambda: commits.commit("first"))  # the writer waits behind it
     assert store.first.wait(30)
-    done: list[str] = []
+    done: list[tuple[str, Any]] = []
     release = threading.Timer(0.0, lambda: (waiting(commits, 3), store.release()))
     release.start()
     # when
-    answers = handed_over(commits, "abc", done.append)
-    # then: one transaction, `then` run for each before its answer
+    answers = handed_over(commits, "abc", lambda x, e: done.append((x, e)) or e)
+    # then: one transaction, `then` told each commit's outcome before its answer
     first.join(30)
     assert answers == [None, None, None]
     assert sorted(store.batches[1]) == ["a", "b", "c"] and len(store.batches) == 2
-    assert sorted(done) == ["a", "b", "c"]
+    assert sorted(done) == [("a", None), ("b", None), ("c", None)]
     commits.close()
+
+
+class Interrupted(BaseException):
+    """Not an Exception: what follows a commit may raise anything."""
 
 
 def test_given_handed_over_saves_when_one_breaks_the_batch_or_its_then_fails_then_only_it_fails():
     commits = GroupCommit(refusing("bad"), own=(ValueError,))
+    told: dict[str, Any] = {}
 
-    def then(x: str) -> None:
+    def then(x: str, error: Any) -> Any:
+        told[x] = error
         if x == "late":
-            raise RuntimeError("committed, but what follows failed")
+            raise Interrupted("committed, but what follows failed")
+        return error
 
     # when
-    answers = handed_over(commits, ["a", "bad", "late", "c"], then)  # type: ignore[arg-type]
-    # then
+    answers = handed_over(commits, ["a", "bad", "late", "c"], then)
+    # then: `then` ran for each, told its own outcome; each answer is its own
     assert answers[0] is None and answers[3] is None
-    assert isinstance(answers[1], ValueError)
-    assert isinstance(answers[2], RuntimeError)
+    assert isinstance(answers[1], ValueError) and isinstance(told["bad"], ValueError)
+    assert isinstance(answers[2], Interrupted) and told["late"] is None
+    commits.close()
+
+
+def test_given_a_save_handed_over_when_its_loop_closes_before_its_answer_then_what_follows_runs():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store)
+    followed = threading.Event()
+
+    async def hand_over_and_leave() -> None:
+        commits.submit("orphan", then=lambda e: followed.set())
+        assert await asyncio.to_thread(store.first.wait, 30)
+
+    asyncio.run(hand_over_and_leave())  # its loop closed, the commit still held open
+    # when
+    store.release()
+    # then: its `then` ran (the turn it holds is given back there), the writer goes on
+    assert followed.wait(30)
+    assert asyncio.run(hand_over_one(commits, "next")) is None
+    assert store.batches == [["orphan"], ["next"]]
     commits.close()
 
 
@@ -388,8 +416,8 @@ def test_given_a_save_handed_over_when_the_store_closes_then_it_is_committed_fir
     assert answer is None and store.batches == [["last"]]
     assert commits._writer is not None and not commits._writer.is_alive()
     with pytest.raises(RuntimeError, match="closing"):
-        asyncio.run(hand_over_one(commits))
+        asyncio.run(hand_over_one(commits, "too late"))
 
 
-async def hand_over_one(commits: GroupCommit) -> None:
-    await commits.submit("too late")
+async def hand_over_one(commits: GroupCommit, payload: str) -> Any:
+    return await commits.submit(payload)

@@ -52,9 +52,11 @@ def play(fraylog: Fraylog, seed: str, choices: list[int]) -> UUID:
             if rolls:
                 _try(fraylog, eid, c.Void(target=rolls[choice % len(rolls)], reason="prop"))
         elif choice % 7 == 0:
-            who = ids[choice % 3]
-            fraylog.execute(
-                eid, c.SetCondition(combatant=who, condition="bleeding", rate=1 + choice % 3)
+            who = ids[choice % 3]  # undone, he may be gone: refused
+            _try(
+                fraylog,
+                eid,
+                c.SetCondition(combatant=who, condition="bleeding", rate=1 + choice % 3),
             )
         elif choice % 11 == 0:
             _try(fraylog, eid, c.AdjustHits(combatant=ids[choice % 3], amount=-(choice % 9)))

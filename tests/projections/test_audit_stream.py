@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from projections.audit import (
@@ -73,6 +73,22 @@ def test_given_export_lines_as_a_copy_may_hold_them_when_they_arrive_in_any_piec
     # when / then
     whole = verdict(lambda: read_export(text.removeprefix("\ufeff")))
     assert verdict(lambda: read_export_stream(in_pieces(text, cuts))) == whole
+
+
+@settings(max_examples=300, deadline=None)
+@example(
+    text="\ufeff\ufeff1", cuts=[]
+)  # two BOMs: read_export takes one off, the second is a fault
+@given(
+    text=st.text(alphabet=st.sampled_from(["\ufeff", "p", "1", "\n", "{", "}", " "]), max_size=14),
+    cuts=st.lists(st.integers(min_value=0, max_value=40), max_size=5),
+)
+def test_given_short_texts_of_boms_and_scraps_when_they_arrive_in_pieces_then_they_read_as_whole(
+    text: str, cuts: list[int]
+) -> None:
+    assert verdict(lambda: read_export_stream(in_pieces(text, cuts))) == verdict(
+        lambda: read_export(text)
+    )
 
 
 @given(text=st.text(max_size=40), cuts=st.lists(st.integers(0, 200), max_size=6))
