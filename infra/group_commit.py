@@ -246,11 +246,7 @@ class Turns:
                 yield
         finally:
             with self._guard:
-                lock, users = self._held[encounter_id]
-                if users == 1:
-                    del self._held[encounter_id]
-                else:
-                    self._held[encounter_id] = (lock, users - 1)
+                self._leave(encounter_id)
 
     def take_now(self, encounter_id: Any) -> Callable[[], None] | None:
         """The encounter's turn if no one holds or waits for it (else None), without
@@ -264,14 +260,18 @@ class Turns:
 
         def give_back() -> None:
             with self._guard:
-                _, users = self._held[encounter_id]
-                if users == 1:
-                    del self._held[encounter_id]
-                else:
-                    self._held[encounter_id] = (lock, users - 1)
+                self._leave(encounter_id)
             lock.release()
 
         return give_back
+
+    def _leave(self, encounter_id: Any) -> None:
+        """One user fewer of the encounter's turn (the guard held); the last removes it."""
+        lock, users = self._held[encounter_id]
+        if users == 1:
+            del self._held[encounter_id]
+        else:
+            self._held[encounter_id] = (lock, users - 1)
 
     def waiting(self, encounter_id: Any) -> int:
         """How many writes hold or wait for this encounter's turn (for tests)."""
