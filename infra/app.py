@@ -348,11 +348,10 @@ class Fraylog(Application[UUID]):
         commit whose answer was lost (its positions taken by its own events, `_landed`) is
         recorded; what follows a commit and fails is an error that says it was recorded."""
         try:
-            if error is not None:
-                encounter_id = pending[0].originator_id
-                if not isinstance(error, IntegrityError) or not self._landed(encounter_id, pending):
-                    return error
             (encounter,) = saving.aggregates.values()
+            landed = isinstance(error, IntegrityError) and self._landed(encounter.id, pending)
+            if error is not None and not landed:
+                return error
             try:
                 self._recorded(encounter, saving, pending)
             except Exception as failed:  # never read as "not recorded"
