@@ -327,17 +327,15 @@ def over_http(
             "1: each save alone",
             replace(on, commit_group_size=64),
             replace(off, commit_group_size=1),
-        )
-    ]
-    pairs.append(
+        ),
         (
             "one CPU for the served process (FRAYLOG_CPU)",
             "off (default): the threads where the system puts them",
             "auto: on one CPU it claims",
             replace(on, cpu="off"),
             replace(off, cpu="auto"),
-        )
-    )
+        ),
+    ]
     if on.backend == "sqlite":
         pairs.append(
             (

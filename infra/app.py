@@ -87,6 +87,23 @@ class AfterCommitFailed(RuntimeError):
     say): the command stands; the failure is the server's."""
 
 
+def _rolled(
+    encounter: Encounter,
+    command: Any,
+    actor: str,
+    secret: Callable[[], bytes],
+    attempt: Callable[[], int],
+    preview: bool = False,
+) -> None:
+    """A command that is neither a correction nor a reveal decided on `encounter`, its dice
+    the table's, the seed's or the server's (`secret`, and `attempt`, which counts a draw:
+    infra.dice.dice_for)."""
+    dice = dice_for(
+        encounter.state, command.dice, command.dice_source, secret, attempt, preview=preview
+    )
+    encounter.execute(command, dice, actor=actor)
+
+
 def _store_needed() -> Any:
     raise StoreNeeded
 
@@ -315,11 +332,7 @@ class Fraylog(Application[UUID]):
             try:
                 if grant is not None:
                     check_command(grant, command, encounter.state)
-                state = encounter.state
-                dice = dice_for(
-                    state, command.dice, command.dice_source, _store_needed, _store_needed
-                )
-                encounter.execute(command, dice, actor=actor)
+                _rolled(encounter, command, actor, _store_needed, _store_needed)
             except (DomainError, StoreNeeded):
                 return None
             pending = list(encounter.pending_events)
@@ -439,15 +452,14 @@ class Fraylog(Application[UUID]):
                 self._secret(encounter_id, state), following, actor, ending=ending
             )
         else:
-            dice = dice_for(
-                state,
-                command.dice,
-                command.dice_source,
+            _rolled(
+                encounter,
+                command,
+                actor,
                 lambda: self._secret(encounter_id, state),
                 lambda: self.secrets.next_attempt(encounter_id, state.version + 1),
-                preview=preview,
+                preview,
             )
-            encounter.execute(command, dice, actor=actor)
 
     def choices(self, encounter_id: UUID, grant: Grant | None = None) -> dict[str, Any]:
         """What `grant` (None: open mode, the GM) may send now (infra.choices)."""
@@ -567,8 +579,7 @@ class Fraylog(Application[UUID]):
             if not self._landed(encounter.id, pending):
                 raise Conflict(
                     "VERSION",
-                    "another command was recorded on this encounter first; reload and try "
-                    "again",
+                    "another command was recorded on this encounter first; reload and try again",
                 ) from None
         self._recorded(encounter, saving, pending)
         return Recorded(pending, encounter.state)
