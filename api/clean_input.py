@@ -126,9 +126,14 @@ def cleaned(value: Any, path: tuple[Any, ...] = (), free: bool = False) -> Any:
     return value
 
 
-def clean_body(raw: bytes) -> bytes:
-    """The JSON body `raw` checked and cleaned, re-encoded; unchanged when it is not JSON
-    (the route refuses it as it always did). Raises Refused."""
+JSON_BODY = "fraylog.json_body"  # the scope's key of a cleaned JSON body's value
+NOT_JSON = object()
+
+
+def clean_body(raw: bytes) -> tuple[bytes, Any]:
+    """The JSON body `raw` checked and cleaned: re-encoded, and its value; `raw` unchanged
+    and NOT_JSON when it is not JSON (the route refuses it as it always did). Raises
+    Refused."""
     try:
         text = raw.decode("utf-8")
         value = json.loads(text, object_pairs_hook=_pairs)
@@ -136,8 +141,9 @@ def clean_body(raw: bytes) -> bytes:
         where = _duplicated_path(text, dup.key)
         raise Refused(where, f"{where}: key given twice") from None
     except ValueError:  # not UTF-8 or not JSON: left to the route's own refusal
-        return raw
-    return json.dumps(cleaned(value), ensure_ascii=False).encode("utf-8")
+        return raw, NOT_JSON
+    value = cleaned(value)
+    return json.dumps(value, ensure_ascii=False).encode("utf-8"), value
 
 
 def _is_json(scope: Scope) -> bool:
@@ -147,7 +153,8 @@ def _is_json(scope: Scope) -> bool:
 
 
 class CleanInput:
-    """ASGI middleware: every JSON request body cleaned (or refused) before a route reads it."""
+    """ASGI middleware: every JSON request body cleaned (or refused) before a route reads it,
+    its value left in the scope (`JSON_BODY`) for the command lane."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -164,11 +171,14 @@ class CleanInput:
             chunks.append(message.get("body", b""))
             more = message.get("more_body", False)
         try:
-            body = clean_body(b"".join(chunks))
+            body, value = clean_body(b"".join(chunks))
         except Refused as e:
             answer = problem(422, "Invalid request", e.detail, rule="INPUT", field=e.field)
             await answer(scope, receive, send)
             return
         headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
         headers.append((b"content-length", str(len(body)).encode()))
-        await self.app({**scope, "headers": headers}, replayed(body, receive), send)
+        inner = {**scope, "headers": headers}
+        if value is not NOT_JSON:  # read once: the command lane takes it as it is
+            inner[JSON_BODY] = value
+        await self.app(inner, replayed(body, receive), send)

@@ -74,12 +74,27 @@ async def _account_grant(fraylog: Fraylog, encounter_id: UUID, key: str) -> Gran
     return Grant(str(encounter_id), GM_ROLE, label="account", token_hash=account.key_hash)
 
 
+def grant_in_memory(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant | None:
+    """The grant `grant_for` gives `token` where it is had without I/O: open mode, or a
+    token of this encounter read lately (not an account key); None where `grant_for` must
+    be asked, which may read the store or refuse."""
+    if not fraylog.settings.auth:
+        return open_grant(str(encounter_id))
+    if not token or is_account_key(token):
+        return None
+    known, grant = fraylog.access.cached_grant(token)
+    if known and grant is not None and grant.encounter_id == str(encounter_id):
+        return grant
+    return None
+
+
 async def grant_for(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant:
     """The grant of a token for this encounter; a missing token, an unknown one or one of
     another encounter is told the encounter does not exist (ids cannot be probed). An
     account key is the GM's on the encounters its account owns."""
-    if not fraylog.settings.auth:
-        return open_grant(str(encounter_id))
+    grant = grant_in_memory(fraylog, encounter_id, token)
+    if grant is not None:
+        return grant
     if token and is_account_key(token):
         grant = await _account_grant(fraylog, encounter_id, token)
     else:

@@ -18,6 +18,7 @@ from api.clean_input import CleanInput
 from api.deps import known_query
 from api.limits import BodyLimit
 from api.routes import accounts, audit, encounters, roster, rulesets, tokens, web
+from api.routes.command_lane import CommandLane
 from infra.app import Fraylog
 from infra.campaigns import CampaignsOnDemand
 from infra.cpus import settle_on_one_cpu
@@ -95,6 +96,8 @@ def create_app(
 
     app.state.feed = feed
     # added inside out: CORS wraps everything, so a 413 is readable by a browser too
+    if fraylog.settings.decide_on_loop:  # innermost: a plain command answered before routing
+        app.add_middleware(CommandLane, fraylog=fraylog)
     app.add_middleware(CleanInput)  # inside the cap: bodies it reads are bounded
     app.add_middleware(BodyLimit, max_bytes=fraylog.settings.max_body_bytes)
     # outside the cap: a request over its rate is refused before its body is read

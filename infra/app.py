@@ -199,9 +199,12 @@ class Fraylog(Application[UUID]):
             encounter_id=encounter_id,
             dice_commitment=commitment,
         )
-        created_at = encounter.pending_events[0].timestamp.isoformat()
+        started = encounter.pending_events[0]
+        created_at = started.timestamp.isoformat()
         claim = account and self.accounts.claim(account, encounter_id, name, ruleset, created_at)
-        return self._save(encounter, also=claim)
+        recorded = self._save(encounter, also=claim)
+        self._keep_ruleset(encounter_id, started.ruleset)  # its first command needs no read
+        return recorded
 
     def add_combatant(
         self,
@@ -696,10 +699,13 @@ class Fraylog(Application[UUID]):
         known = self._rulesets.get(encounter_id)
         if known is None:
             known = self.event_log(encounter_id, 1)[0].ruleset
-            if len(self._rulesets) >= RULESETS_KEPT:
-                self._rulesets.clear()
-            self._rulesets[encounter_id] = known
+            self._keep_ruleset(encounter_id, known)
         return known
+
+    def _keep_ruleset(self, encounter_id: UUID, ruleset: str) -> None:
+        if len(self._rulesets) >= RULESETS_KEPT:
+            self._rulesets.clear()
+        self._rulesets[encounter_id] = ruleset
 
     def known_ruleset(self, encounter_id: UUID) -> str | None:
         """The rule book's name if this process has read it already (no I/O), else None."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import email.message
 import json
 from collections.abc import Callable, Coroutine
+from functools import lru_cache
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -43,37 +44,44 @@ def _checked(adapter: TypeAdapter[Any], value: Any, where: tuple[str, str]) -> C
         ]
 
 
+@lru_cache(maxsize=64)
+def sent_as_json(kind: str | None) -> bool:
+    """Whether a body of this Content-Type is read as JSON, as FastAPI reads it
+    (`application/json` or `application/…+json`, with any parameters)."""
+    if not kind:
+        return False
+    message = email.message.Message()
+    message["content-type"] = kind
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
+
+
 async def _body(request: Request) -> Any:
     """The body as FastAPI reads it: JSON when sent as JSON, bytes otherwise, MISSING when
     empty; JSON that does not parse is FastAPI's `json_invalid`."""
     raw = await request.body()
     if not raw:
         return MISSING
-    kind = request.headers.get("content-type")
-    if kind:
-        message = email.message.Message()
-        message["content-type"] = kind
-        subtype = message.get_content_subtype()
-        if message.get_content_maintype() == "application" and (
-            subtype == "json" or subtype.endswith("+json")
-        ):
-            try:
-                return json.loads(raw)
-            except json.JSONDecodeError as e:
-                raise RequestValidationError(
-                    [
-                        {
-                            "type": "json_invalid",
-                            "loc": ("body", e.pos),
-                            "msg": "JSON decode error",
-                            "input": {},
-                            "ctx": {"error": e.msg},
-                        }
-                    ],
-                    body=e.doc,
-                ) from e
-            except Exception as e:  # not UTF-8, nested too deep: as FastAPI answers it
-                raise HTTPException(400, "There was an error parsing the body") from e
+    if sent_as_json(request.headers.get("content-type")):
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise RequestValidationError(
+                [
+                    {
+                        "type": "json_invalid",
+                        "loc": ("body", e.pos),
+                        "msg": "JSON decode error",
+                        "input": {},
+                        "ctx": {"error": e.msg},
+                    }
+                ],
+                body=e.doc,
+            ) from e
+        except Exception as e:  # not UTF-8, nested too deep: as FastAPI answers it
+            raise HTTPException(400, "There was an error parsing the body") from e
     return raw
 
 

@@ -22,7 +22,7 @@ from api.routes.common import ERRORS, reads_all, sight_at
 from api.routes.links import COMMAND_LINKS
 from domain.errors import DomainError
 from infra.access import Grant
-from infra.app import Fraylog, Recorded
+from infra.app import Fraylog
 from infra.idempotency import Mark, request_hash
 from projections.export import record_of
 from projections.narrative import Lang, told
@@ -88,11 +88,10 @@ async def run_command(
             await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
         )
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
-        if fraylog.settings.decide_on_loop:  # where the store is not needed to decide it
-            recorded = await fraylog.execute_on_loop(encounter_id, command, acting)
-            if recorded is not None:
-                return _json(await _answer_on_loop(fraylog, acting, recorded))
-        return _json(await run_in_threadpool(_run, fraylog, encounter_id, command, acting))
+        answer = await answered_on_loop(fraylog, encounter_id, command, acting)
+        if answer is None:  # not on the loop: decided and answered in a worker thread
+            answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
+        return _json(answer)
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     return await _run_once(fraylog, encounter_id, command, acting, key)
 
@@ -157,10 +156,19 @@ def _run(
     return _answer(fraylog, grant, recorded.events, recorded.state)
 
 
-async def _answer_on_loop(fraylog: Fraylog, grant: Grant | None, recorded: Recorded) -> dict:
-    """The answer of a command recorded from the event loop: made there for a reader of
-    everything (the GM); a player's in a worker thread, since what he may see is read from
-    the store (the party, the corrections)."""
+async def answered_on_loop(
+    fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None
+) -> dict | None:
+    """A command decided on the event loop and its answer (`Fraylog.execute_on_loop`), where
+    the setting allows it and the store is not needed to decide it; None, having recorded
+    nothing, where it must run in a worker thread. The answer is made on the loop for a
+    reader of everything (the GM); a player's in a worker thread, since what he may see is
+    read from the store (the party, the corrections)."""
+    if not fraylog.settings.decide_on_loop:
+        return None
+    recorded = await fraylog.execute_on_loop(encounter_id, command, grant)
+    if recorded is None:
+        return None
     if reads_all(fraylog, grant):
         return _answer(fraylog, grant, recorded.events, recorded.state)
     return await run_in_threadpool(_answer, fraylog, grant, recorded.events, recorded.state)

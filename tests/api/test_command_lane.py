@@ -1,0 +1,236 @@
+"""The command lane (api/routes/command_lane.py) answers a plain command before FastAPI routes
+it, with the answer the command route gives; every other request reaches the route, which
+answers it as it always did. What follows a command's commit failing is answered once, the
+command not run again."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from api.clean_input import CleanInput
+from api.main import create_app
+from api.routes import command_route
+from api.routes.command_lane import CommandLane
+from api.routes.command_route import CommandRoute
+from bench.command_levers import one_route_app
+from infra.app import Fraylog
+from infra.settings import Settings
+from tests.api.test_command_route import requests, unstamped
+from tests.builders import add_combatant, new_encounter
+from tests.builders.novus import novus_stats
+from tests.tokens import TokenJar
+
+
+def served(fraylog: Fraylog, lane: bool) -> FastAPI:
+    """The command route alone behind the app's input check, with the lane or without."""
+    app = one_route_app(CommandRoute, fraylog)
+    if lane:
+        app.add_middleware(CommandLane, fraylog=fraylog)
+    app.add_middleware(CleanInput)
+    return app
+
+
+def a_table(fraylog: Fraylog) -> dict[str, Any]:
+    """A seeded Novus encounter with one fighter, its GM token read once (as a served one
+    is by its first command)."""
+    eid = fraylog.create_encounter("Lane", "novus", "seeded", "lane").state.id
+    who, _ = fraylog.add_combatant(UUID(eid), "A", "x", novus_stats())
+    token = fraylog.access.mint(eid, "gm")
+    assert fraylog.access.grant(token) is not None
+    fraylog.ruleset(UUID(eid))
+    return {"fraylog": fraylog, "id": eid, "who": who, "token": token}
+
+
+@pytest.fixture
+def tables(tmp_path: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    fraylog = Fraylog(Settings(sqlite_path=str(tmp_path / "lane.db")))
+    yield a_table(fraylog), a_table(fraylog)
+    fraylog.close()
+
+
+@pytest.fixture
+def routed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths the command route read from now on (the lane's are not among them)."""
+    seen: list[str] = []
+    arguments = command_route._arguments
+
+    async def spied(request: Any) -> dict[str, Any]:
+        seen.append(request.url.path)
+        return await arguments(request)
+
+    monkeypatch.setattr(command_route, "_arguments", spied)
+    return seen
+
+
+def same_table(answer: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
+    """An answer with its table's ids, times, hashes and dice commitment taken out: twin
+    tables' alike."""
+    text = json.dumps(answer).replace(table["id"], "ENCOUNTER").replace(table["who"], "WHO")
+    alike = unstamped(json.loads(text))
+    del alike["encounter"]["created_at"], alike["encounter"]["dice_commitment"]
+    return alike
+
+
+def test_given_a_plain_command_when_sent_then_the_lane_answers_it_as_the_route_would(
+    tables: tuple[dict[str, Any], dict[str, Any]], routed: list[str]
+) -> None:
+    twins = tables
+    answers = []
+    for table, lane in zip(twins, (True, False), strict=True):
+        with TestClient(served(table["fraylog"], lane)) as client:
+            # when
+            answers.append(
+                client.post(
+                    f"/encounters/{table['id']}/commands",
+                    json={"type": "adjust_hits", "combatant": table["who"], "amount": -2},
+                    headers={"Authorization": f"Bearer {table['token']}"},
+                )
+            )
+    # then: the route read only the second, and both answers are one
+    by_lane, by_route = answers
+    assert routed == [f"/encounters/{twins[1]['id']}/commands"]
+    assert by_lane.status_code == by_route.status_code == 200, by_lane.text
+    assert by_lane.headers["content-type"] == by_route.headers["content-type"]
+    assert same_table(by_lane.json(), twins[0]) == same_table(by_route.json(), twins[1])
+    assert by_lane.json()["encounter"]["version"] == 3
+    assert twins[0]["fraylog"].state(UUID(twins[0]["id"])).version == 3
+
+
+@pytest.mark.parametrize("index", range(17))
+def test_given_a_request_the_lane_leaves_when_sent_then_the_route_answers_it(
+    tables: tuple[dict[str, Any], dict[str, Any]], routed: list[str], index: int
+) -> None:
+    table = tables[0]
+    name, request = requests(table)[index]
+    # when
+    with TestClient(served(table["fraylog"], True)) as client:
+        by_lane = client.post(**request)
+    with TestClient(served(table["fraylog"], False)) as client:
+        by_route = client.post(**request)
+    # then: the route read it both times, and answered it alike
+    assert len(routed) == 2, name
+    assert (by_lane.status_code, unstamped(by_lane.json())) == (
+        by_route.status_code,
+        unstamped(by_route.json()),
+    ), name
+    assert by_lane.headers.get("content-type") == by_route.headers.get("content-type"), name
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "an id in capitals",
+        "a token not read yet",
+        "an Idempotency-Key",
+        "a query",
+        "a correction",
+        "an actor in the body",
+    ],
+)
+def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_records_it(
+    tables: tuple[dict[str, Any], dict[str, Any]], routed: list[str], case: str
+) -> None:
+    table = tables[0]
+    fraylog, eid = table["fraylog"], table["id"]
+    url, token = f"/encounters/{eid}/commands", table["token"]
+    body: dict[str, Any] = {"type": "adjust_hits", "combatant": table["who"], "amount": -1}
+    headers = {}
+    if case == "an id in capitals":
+        url = f"/encounters/{eid.upper()}/commands"
+    elif case == "a token not read yet":
+        token = fraylog.access.mint(eid, "gm")
+    elif case == "an Idempotency-Key":
+        headers["Idempotency-Key"] = "once"
+    elif case == "a query":
+        url += "?preview=false"
+    elif case == "a correction":
+        body = {"type": "undo"}
+    elif case == "an actor in the body":
+        body["actor"] = "someone"
+    headers["Authorization"] = f"Bearer {token}"
+    before = fraylog.state(UUID(eid)).version
+    # when
+    with TestClient(served(fraylog, True)) as client:
+        r = client.post(url, json=body, headers=headers)
+    # then
+    assert len(routed) == 1
+    if case == "an actor in the body":  # the route's refusal: tokens are on
+        assert r.status_code == 422 and r.json()["rule"] == "ACTOR", r.text
+        assert fraylog.state(UUID(eid)).version == before
+    else:
+        assert r.status_code == 200, r.text
+        assert r.json()["encounter"]["version"] == fraylog.state(UUID(eid)).version > before
+
+
+def test_given_a_player_when_he_sends_a_plain_command_then_the_lane_answers_it_with_his_sight(
+    client: TestClient, routed: list[str]
+) -> None:
+    eid = new_encounter(client, dice_source="seeded", seed="s")
+    anna = add_combatant(client, eid, "Anna", novus_stats(), "heroes")
+    hidden = client.post(
+        f"/encounters/{eid}/combatants",
+        json={"name": "Lurker", "side": "foes", "stats": novus_stats(), "hidden": True},
+    ).json()["id"]
+    token = client.post(f"/encounters/{eid}/tokens", json={"combatants": [anna]}).json()["token"]
+    player = {"Authorization": f"Bearer {token}"}
+    url, body = f"/encounters/{eid}/commands", {"type": "roll_initiative", "combatant": anna}
+    client.get(f"/encounters/{eid}", headers=player)  # his token read once
+    # when
+    r = client.post(url, json=body, headers=player)
+    # then: not routed, and nothing of the hidden foe in what he reads
+    assert r.status_code == 200, r.text
+    assert routed == []
+    assert [e["type"] for e in r.json()["events"]] == ["InitiativeRolled"]
+    assert hidden not in r.text and "Lurker" not in r.text
+
+
+def test_given_the_lane_records_a_command_when_what_follows_its_commit_fails_then_it_is_answered_once(  # noqa: E501
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch, routed: list[str]
+) -> None:
+    with TestClient(create_app(fraylog=fraylog), raise_server_exceptions=False) as client:
+        client.auth = TokenJar()
+        eid = new_encounter(client, dice_source="seeded", seed="s")
+        anna = add_combatant(client, eid, "Anna", novus_stats(), "heroes")
+        before = client.get(f"/encounters/{eid}").json()["version"]
+
+        def broken(*args: Any) -> None:
+            raise OSError("the disk is full")
+
+        monkeypatch.setattr(fraylog, "_take_snapshots", broken)
+        # when
+        r = client.post(
+            f"/encounters/{eid}/commands",
+            json={"type": "adjust_hits", "combatant": anna, "amount": -1},
+        )
+        monkeypatch.undo()
+        # then: the server's failure, the command recorded once, not sent on to the route
+        assert r.status_code == 500
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert client.get(f"/encounters/{eid}").json()["version"] == before + 1
+    assert routed == []
+
+
+def test_given_decide_on_loop_off_when_a_plain_command_is_sent_then_the_route_reads_it(
+    settings: Settings, routed: list[str]
+) -> None:
+    fraylog = Fraylog(Settings(**{**settings.__dict__, "decide_on_loop": False}))
+    with TestClient(create_app(fraylog=fraylog)) as client:
+        client.auth = TokenJar()
+        eid = new_encounter(client, dice_source="seeded", seed="s")
+        anna = add_combatant(client, eid, "Anna", novus_stats(), "heroes")
+        # when
+        r = client.post(
+            f"/encounters/{eid}/commands",
+            json={"type": "adjust_hits", "combatant": anna, "amount": -1},
+        )
+    fraylog.close()
+    # then
+    assert r.status_code == 200, r.text
+    assert routed == [f"/encounters/{eid}/commands"]
