@@ -4,6 +4,8 @@ the same run, taking turns; the figures are medians of the repeated turns.
 In-process (CPU time per command through the ASGI app, no network, one command at a time):
 - the command route's parameters read by hand (api/routes/command_route.py) against FastAPI's
   generic dependency solving of the same endpoint, in the same minimal app;
+- a plain command answered by the command lane (api/routes/command_lane.py) before routing
+  against the same command routed to that route;
 - a command decided on the encounter as this process keeps it (infra.app `Fraylog._kept`)
   against the cached one fast-forwarded from the store first, as the library does;
 - the copy of the cached encounter a command works on (domain/state.py `copied`,
@@ -36,7 +38,9 @@ from fastapi.routing import APIRoute
 from pydantic_core import to_json
 
 from api import problems
+from api.clean_input import CleanInput
 from api.deps import known_query
+from api.routes.command_lane import CommandLane
 from api.routes.command_route import CommandRoute
 from api.routes.commands import _answer, run_command
 from bench.timing import Row
@@ -125,15 +129,30 @@ def _table(fraylog: Fraylog) -> tuple[str, str, str]:
     return eid, who, fraylog.access.mint(eid, "gm")
 
 
-def route_lever(settings: Settings, commands: int, reps: int) -> Lever:
-    """CPU time per command: the same endpoint, its parameters read by hand or by FastAPI."""
+def served(fraylog: Fraylog, lane: bool) -> FastAPI:
+    """The command route alone behind the app's input check, with the command lane
+    (api/routes/command_lane.py) before it or not (tests/api/test_command_lane.py compares
+    the two)."""
+    app = one_route_app(CommandRoute, fraylog)
+    if lane:
+        app.add_middleware(CommandLane, fraylog=fraylog)
+    app.add_middleware(CleanInput)
+    return app
+
+
+def asgi_lever(
+    settings: Settings,
+    names: tuple[str, str, str],
+    apps: Callable[[Fraylog], tuple[FastAPI, FastAPI]],
+    commands: int,
+    reps: int,
+) -> Lever:
+    """CPU time per command through two apps of the same endpoint (`apps`: with the lever,
+    without it), taking turns."""
     fraylog = Fraylog(settings)
     try:
         eid, who, token = _table(fraylog)
-        apps = {
-            "by hand": one_route_app(CommandRoute, fraylog),
-            "generic": one_route_app(APIRoute, fraylog),
-        }
+        with_app, without_app = apps(fraylog)
         bodies = [
             json.dumps({"type": "adjust_hits", "combatant": who, "amount": a}).encode()
             for a in (1, -1)
@@ -147,17 +166,16 @@ def route_lever(settings: Settings, commands: int, reps: int) -> Lever:
                 assert status == 200, status
             return commands / (time.process_time() - start)
 
-        rates: dict[str, list[float]] = {k: [] for k in apps}
+        rates: list[tuple[float, float]] = []
         for _ in range(reps + 1):  # the first round warms up and is dropped
-            for name, app in apps.items():
-                rates[name].append(asyncio.run(turn(app)))
-        with_, without = (statistics.median(rates[k][1:]) for k in ("by hand", "generic"))
+            rates.append((asyncio.run(turn(with_app)), asyncio.run(turn(without_app))))
+        name, setting, without = names
         return Lever(
-            "command route's parameters",
-            "read by hand (CommandRoute)",
-            "FastAPI's dependency solving",
-            with_,
+            name,
+            setting,
             without,
+            statistics.median(r[0] for r in rates[1:]),
+            statistics.median(r[1] for r in rates[1:]),
             "cmds per CPU second",
             reps,
             f"in-process ASGI, {commands} commands a turn, one at a time; the store's time "
@@ -165,6 +183,36 @@ def route_lever(settings: Settings, commands: int, reps: int) -> Lever:
         )
     finally:
         fraylog.close()
+
+
+def route_lever(settings: Settings, commands: int, reps: int) -> Lever:
+    """The same endpoint, its parameters read by hand or by FastAPI."""
+    return asgi_lever(
+        settings,
+        (
+            "command route's parameters",
+            "read by hand (CommandRoute)",
+            "FastAPI's dependency solving",
+        ),
+        lambda f: (one_route_app(CommandRoute, f), one_route_app(APIRoute, f)),
+        commands,
+        reps,
+    )
+
+
+def lane_lever(settings: Settings, commands: int, reps: int) -> Lever:
+    """A plain command answered by the command lane, or routed to the same endpoint."""
+    return asgi_lever(
+        settings,
+        (
+            "a plain command's way in",
+            "the command lane, before routing (CommandLane)",
+            "routed by FastAPI to the command route",
+        ),
+        lambda f: (served(f, lane=True), served(f, lane=False)),
+        commands,
+        reps,
+    )
 
 
 @contextmanager
@@ -285,7 +333,7 @@ def json_lever(fraylog: Fraylog, eid: UUID, who: str, answers: int, reps: int) -
 
 def in_process(settings: Settings, commands: int, reps: int) -> list[Lever]:
     """The in-process levers on a store of their own (`settings`)."""
-    levers = [route_lever(settings, commands, reps)]
+    levers = [route_lever(settings, commands, reps), lane_lever(settings, commands, reps)]
     fraylog = Fraylog(settings)
     try:
         eid, who, _ = _table(fraylog)

@@ -11,30 +11,17 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api.clean_input import CleanInput
 from api.main import create_app
 from api.routes import command_route
-from api.routes.command_lane import CommandLane
-from api.routes.command_route import CommandRoute
-from bench.command_levers import one_route_app
+from bench.command_levers import served
 from infra.app import Fraylog
 from infra.settings import Settings
 from tests.api.test_command_route import requests, unstamped
 from tests.builders import add_combatant, new_encounter
 from tests.builders.novus import novus_stats
 from tests.tokens import TokenJar
-
-
-def served(fraylog: Fraylog, lane: bool) -> FastAPI:
-    """The command route alone behind the app's input check, with the lane or without."""
-    app = one_route_app(CommandRoute, fraylog)
-    if lane:
-        app.add_middleware(CommandLane, fraylog=fraylog)
-    app.add_middleware(CleanInput)
-    return app
 
 
 def a_table(fraylog: Fraylog) -> dict[str, Any]:
