@@ -365,7 +365,7 @@ def over_http(
         (
             "commands decided on the event loop (FRAYLOG_DECIDE_ON_LOOP)",
             "on (default): on the loop, committed by one writer thread",
-            "off: each in a worker thread, waiting for its commit",
+            "off: each in a worker thread, waiting for its commit, and no command lane",
             replace(on, decide_on_loop=True),
             replace(off, decide_on_loop=False),
         ),
