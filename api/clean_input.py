@@ -140,15 +140,17 @@ def clean_body(raw: bytes) -> tuple[bytes, Any]:
     except _Duplicate as dup:
         where = _duplicated_path(text, dup.key)
         raise Refused(where, f"{where}: key given twice") from None
-    except ValueError:  # not UTF-8 or not JSON: left to the route's own refusal
-        return raw, NOT_JSON
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep: left to
+        return raw, NOT_JSON  # the route's own refusal
     value = cleaned(value)
     return json.dumps(value, ensure_ascii=False).encode("utf-8"), value
 
 
 def _is_json(scope: Scope) -> bool:
     """A body FastAPI reads as JSON: sent as JSON, or with no content type at all."""
-    kind = dict(scope["headers"]).get(b"content-type", b"").split(b";")[0].strip().lower()
+    # the first Content-Type, as the routes read it (a later one must not hide a JSON body)
+    kind = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
+    kind = kind.split(b";")[0].strip().lower()
     return kind in (b"", b"application/json") or kind.endswith(b"+json")
 
 

@@ -180,3 +180,34 @@ def test_given_a_body_that_is_not_json_when_sent_then_the_usual_validation_error
     r = raw_post(client, "/encounters", '{"name": ')
     assert r.status_code == 422
     assert r.json().get("rule") != "INPUT"
+
+
+def test_given_json_then_a_second_content_type_when_a_bad_note_is_sent_then_still_422(
+    client: TestClient,
+) -> None:
+    # given: a body the route reads as JSON (its first Content-Type), a second type after it
+    eid = new_encounter(client)
+    before = version(client, eid)
+    body = json.dumps({"type": "take_note", "text": "beware\u202e"}).encode()
+    # when
+    r = client.post(
+        f"/encounters/{eid}/commands",
+        content=body,
+        headers=[("Content-Type", "application/json"), ("Content-Type", "text/plain")],
+    )
+    # then: cleaned as any JSON body is
+    refused(r, "body.text")
+    assert version(client, eid) == before
+
+
+def test_given_json_nested_too_deep_when_sent_then_400_and_nothing_recorded(
+    client: TestClient,
+) -> None:
+    eid = new_encounter(client)
+    before = version(client, eid)
+    # when
+    r = raw_post(client, f"/encounters/{eid}/commands", "[" * 5000 + "]" * 5000)
+    # then: the route's refusal of a body it cannot parse, not a server error
+    assert r.status_code == 400, r.text
+    assert r.headers["content-type"] == "application/problem+json"
+    assert version(client, eid) == before
