@@ -711,10 +711,11 @@ class Fraylog(Application[UUID]):
         """The rule book's name if this process has read it already (no I/O), else None."""
         return self._rulesets.get(encounter_id)
 
-    def command(self, encounter_id: UUID, body: Any) -> Any:
-        """A command's body parsed by the encounter's rule book: the core's commands and its
-        own (pydantic's ValidationError for a body that is none of them)."""
-        rules = get_rule_system(self.ruleset(encounter_id))
+    def command(self, encounter_id: UUID, body: Any, ruleset: str | None = None) -> Any:
+        """A command's body parsed by the encounter's rule book (`ruleset`, when the caller
+        has it already): the core's commands and its own (pydantic's ValidationError for a
+        body that is none of them)."""
+        rules = get_rule_system(ruleset or self.ruleset(encounter_id))
         return rules.command_adapter().validate_python(body)
 
     def event_page(

@@ -9,9 +9,10 @@ command. The lane is the innermost middleware, inside the app's own (quotas, the
 as the command route would, decides it on the event loop (`answered_on_loop`) and answers
 it with the route's own answer (`_json`). Anything else, and any command the loop does not
 record (a refusal, a correction, a server die, a turn held: nothing is recorded then), goes
-to the route unchanged, which reads and answers it as it always did. The route stays the
-one documented in the OpenAPI; tests/api/test_command_lane.py checks each answer is the
-route's.
+to the route unchanged, which reads and answers it as it always did (told the loop declined
+the command, `DECLINED_ON_LOOP`, so it is decided in a worker thread without a second
+try). The route stays the one documented in the OpenAPI; tests/api/test_command_lane.py
+checks each answer is the route's.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from api.clean_input import JSON_BODY
 from api.deps import actor_of, grant_in_memory
 from api.routes.command_route import sent_as_json
-from api.routes.commands import _json, _parsed, answered_on_loop
+from api.routes.commands import DECLINED_ON_LOOP, _json, _parsed, answered_on_loop
 from domain.errors import DomainError
+from infra.access import Grant
 from infra.app import Fraylog
 
 # the canonical spelling of an id only: any other the route reads (and may refuse)
@@ -77,27 +79,36 @@ class CommandLane:
         self.fraylog = fraylog
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        answer = await self._answer(scope)
-        if answer is None:
+        taken = self._command(scope)
+        if taken is None:
             await self.app(scope, receive, send)
             return
-        await _json(answer)(scope, receive, send)
+        encounter_id, command, acting = taken
+        answer = await answered_on_loop(self.fraylog, encounter_id, command, acting)
+        if answer is not None:
+            await _json(answer)(scope, receive, send)
+            return
+        declined = DECLINED_ON_LOOP.set(True)  # nothing recorded: the route need not try
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            DECLINED_ON_LOOP.reset(declined)
 
-    async def _answer(self, scope: Scope) -> dict[str, Any] | None:
-        """The route's answer to a plain command recorded from the event loop; None, having
-        recorded nothing, for the route to read and answer."""
+    def _command(self, scope: Scope) -> tuple[UUID, Any, Grant | None] | None:
+        """A plain command's encounter, command and acting grant, read as the route reads
+        them; None for a request the route reads (and may refuse)."""
         fraylog = self.fraylog
         plain = _plain(scope)
         if plain is None:
             return None
         encounter_id, token, body = plain
         grant = grant_in_memory(fraylog, encounter_id, token)
-        if grant is None or fraylog.known_ruleset(encounter_id) is None:
+        ruleset = fraylog.known_ruleset(encounter_id)
+        if grant is None or ruleset is None:
             return None  # the store must be read first: the route does it in a thread
         try:
-            command = _parsed(fraylog, encounter_id, body)
+            command = _parsed(fraylog, encounter_id, body, ruleset)
             actor_of(fraylog, grant, command.actor)
         except (RequestValidationError, DomainError):  # the route refuses it, in its words
             return None
-        acting = grant if fraylog.settings.auth else None
-        return await answered_on_loop(fraylog, encounter_id, command, acting)
+        return encounter_id, command, grant if fraylog.settings.auth else None

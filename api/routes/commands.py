@@ -3,6 +3,7 @@ key."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -78,9 +79,10 @@ async def run_command(
     `?lang=es` or an `Accept-Language` whose first language is `es`: the error's own Spanish
     text, or for bad dice and an unknown combatant or action a translation; any other
     refusal keeps its English detail."""
-    if fraylog.known_ruleset(encounter_id) is None:  # read from the store once
-        await run_in_threadpool(fraylog.ruleset, encounter_id)
-    command = _parsed(fraylog, encounter_id, command)  # no I/O now: no thread needed
+    ruleset = fraylog.known_ruleset(encounter_id)
+    if ruleset is None:  # read from the store once
+        ruleset = await run_in_threadpool(fraylog.ruleset, encounter_id)
+    command = _parsed(fraylog, encounter_id, command, ruleset)  # no I/O: no thread needed
     actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
     acting = grant if fraylog.settings.auth else None
     if preview:  # records nothing, so it keeps no idempotency key either
@@ -135,11 +137,11 @@ def _json(answer: dict[str, Any], headers: dict[str, str] | None = None) -> Resp
     return Response(to_json(answer), media_type="application/json", headers=headers)
 
 
-def _parsed(fraylog: Fraylog, encounter_id: UUID, body: Any) -> Any:
+def _parsed(fraylog: Fraylog, encounter_id: UUID, body: Any, ruleset: str) -> Any:
     """A command's body parsed by its encounter's rule book (the core's commands and its
     own); a body that is no command of it is refused as an invalid request (422)."""
     try:
-        return fraylog.command(encounter_id, body)
+        return fraylog.command(encounter_id, body, ruleset)
     except ValidationError as e:
         errors = [{**error, "loc": ("body", *error["loc"])} for error in e.errors()]
         raise RequestValidationError(errors, body=body) from None
@@ -156,6 +158,11 @@ def _run(
     return _answer(fraylog, grant, recorded.events, recorded.state)
 
 
+# set by the command lane for the route when the loop has declined the request's command
+# (nothing recorded): the route decides it in a worker thread without trying the loop again
+DECLINED_ON_LOOP: ContextVar[bool] = ContextVar("declined_on_loop", default=False)
+
+
 async def answered_on_loop(
     fraylog: Fraylog, encounter_id: UUID, command: Any, grant: Grant | None
 ) -> dict | None:
@@ -164,7 +171,7 @@ async def answered_on_loop(
     nothing, where it must run in a worker thread. The answer is made on the loop for a
     reader of everything (the GM); a player's in a worker thread, since what he may see is
     read from the store (the party, the corrections)."""
-    if not fraylog.settings.decide_on_loop:
+    if not fraylog.settings.decide_on_loop or DECLINED_ON_LOOP.get():
         return None
     recorded = await fraylog.execute_on_loop(encounter_id, command, grant)
     if recorded is None:

@@ -5,6 +5,7 @@ command not run again."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -36,8 +37,8 @@ def a_table(fraylog: Fraylog) -> dict[str, Any]:
 
 
 @pytest.fixture
-def tables(tmp_path: Any) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    fraylog = Fraylog(Settings(sqlite_path=str(tmp_path / "lane.db")))
+def tables(settings: Settings) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    fraylog = Fraylog(settings)
     yield a_table(fraylog), a_table(fraylog)
     fraylog.close()
 
@@ -119,6 +120,7 @@ def test_given_a_request_the_lane_leaves_when_sent_then_the_route_answers_it(
         "a query",
         "a correction",
         "an actor in the body",
+        "the token of another encounter",
     ],
 )
 def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_records_it(
@@ -141,6 +143,8 @@ def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_
         body = {"type": "undo"}
     elif case == "an actor in the body":
         body["actor"] = "someone"
+    elif case == "the token of another encounter":  # read lately, as his own would be
+        token = tables[1]["token"]
     headers["Authorization"] = f"Bearer {token}"
     before = fraylog.state(UUID(eid)).version
     # when
@@ -150,6 +154,9 @@ def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_
     assert len(routed) == 1
     if case == "an actor in the body":  # the route's refusal: tokens are on
         assert r.status_code == 422 and r.json()["rule"] == "ACTOR", r.text
+        assert fraylog.state(UUID(eid)).version == before
+    elif case == "the token of another encounter":  # no such encounter, for that token
+        assert r.status_code == 404 and r.json()["rule"] == "ENCOUNTER", r.text
         assert fraylog.state(UUID(eid)).version == before
     else:
         assert r.status_code == 200, r.text
@@ -221,3 +228,48 @@ def test_given_decide_on_loop_off_when_a_plain_command_is_sent_then_the_route_re
     # then
     assert r.status_code == 200, r.text
     assert routed == [f"/encounters/{eid}/commands"]
+
+
+def test_given_open_mode_when_a_command_names_its_actor_then_the_lane_records_it_as_his(
+    settings: Settings, routed: list[str]
+) -> None:
+    fraylog = Fraylog(dataclasses.replace(settings, auth=False))
+    table = a_table(fraylog)
+    body = {"type": "adjust_hits", "combatant": table["who"], "amount": -1, "actor": "bob"}
+    # when: no token at all, as open mode takes it
+    with TestClient(served(fraylog, True)) as client:
+        r = client.post(f"/encounters/{table['id']}/commands", json=body)
+    fraylog.close()
+    # then: answered by the lane, the body's actor on the event
+    assert r.status_code == 200, r.text
+    assert routed == []
+    assert [e["actor"] for e in r.json()["events"]] == ["bob"]
+
+
+def test_given_a_command_the_loop_declines_when_sent_then_it_is_tried_there_once(
+    tables: tuple[dict[str, Any], dict[str, Any]],
+    routed: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = tables[0]
+    fraylog, eid = table["fraylog"], table["id"]
+    tries: list[str] = []
+    on_loop = fraylog.execute_on_loop
+
+    async def counted(encounter_id: UUID, command: Any, *args: Any) -> Any:
+        tries.append(command.type)
+        return await on_loop(encounter_id, command, *args)
+
+    monkeypatch.setattr(fraylog, "execute_on_loop", counted)
+    body = {"type": "adjust_hits", "combatant": "nobody", "amount": -1}
+    # when: refused on the loop, so the route decides it in a worker thread
+    with TestClient(served(fraylog, True)) as client:
+        r = client.post(
+            f"/encounters/{eid}/commands",
+            json=body,
+            headers={"Authorization": f"Bearer {table['token']}"},
+        )
+    # then: the route's refusal, the loop tried once, not again by the route
+    assert r.status_code == 422 and r.json()["rule"] == "COMBATANT", r.text
+    assert len(routed) == 1
+    assert tries == ["adjust_hits"]
