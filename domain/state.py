@@ -45,17 +45,20 @@ PARSED_KEPT = 4096
 
 
 def stats_as(who: CombatantState, model: type[Book]) -> Book:
-    """His stat block as his book's model (a copy of it each time). A stat block never
-    changes once he is added and every copy of him shares it (CombatantState.__deepcopy__),
-    so it is validated once, not at each of the many reads a command and its view make; the
-    entry holds the block, so its id is not reused while it is kept."""
+    """His stat block as his book's model, one model shared by every read: rule code reads a
+    stat block and never changes it (tests/conftest.py checks every kept model against its
+    block after each test). A stat block never changes once he is added and every copy of
+    him shares it (CombatantState.__deepcopy__), so it is validated once, not at each of the
+    many reads a command and its view make (two a combatant in a Novus view: a copy each
+    was a fifth of the view's time); the entry holds the block, so its id is not reused
+    while it is kept."""
     key = (id(who.stats), model)
     kept = _PARSED.get(key)
     if kept is None or kept[0] is not who.stats:
         if len(_PARSED) >= PARSED_KEPT:
             _PARSED.clear()
         kept = _PARSED[key] = (who.stats, model.model_validate(who.stats))
-    return kept[1].model_copy()
+    return kept[1]
 
 
 EffectTarget = Literal["ab", "primary_attack", "act", "def", "ip", "damage"]

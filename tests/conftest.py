@@ -17,12 +17,24 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.main import create_app
+from domain.state import _PARSED
 from infra.app import Fraylog
 from infra.settings import Settings
 from tests.tokens import TokenJar
 
 PG_URL = os.environ.get("FRAYLOG_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 PG_REQUIRED = os.environ.get("FRAYLOG_REQUIRE_POSTGRES", "") not in ("", "0")
+
+
+@pytest.fixture(autouse=True)
+def stat_blocks_read_only() -> Iterator[None]:
+    """After each test: every stat block's kept model (domain.state `stats_as`, one model
+    shared by every read) is still the block it was parsed from; no rule changed it."""
+    yield
+    kept = list(_PARSED.items())
+    _PARSED.clear()  # each test's own: the check stays as small as the test
+    for (_, model), (block, parsed) in kept:
+        assert parsed == model.model_validate(block), f"a kept {model.__name__} was changed"
 
 
 def _postgres_problem() -> str | None:
