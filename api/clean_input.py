@@ -11,8 +11,10 @@ other string may not.
 
 from __future__ import annotations
 
+import email.message
 import json
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -146,12 +148,26 @@ def clean_body(raw: bytes) -> tuple[bytes, Any]:
     return json.dumps(value, ensure_ascii=False).encode("utf-8"), value
 
 
+@lru_cache(maxsize=64)
+def sent_as_json(kind: str | None) -> bool:
+    """Whether a body of this Content-Type is read as JSON, as FastAPI reads it
+    (`application/json` or `application/…+json`, with any parameters)."""
+    if not kind:
+        return False
+    message = email.message.Message()
+    message["content-type"] = kind
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json")
+    )
+
+
 def _is_json(scope: Scope) -> bool:
-    """A body FastAPI reads as JSON: sent as JSON, or with no content type at all."""
-    # the first Content-Type, as the routes read it (a later one must not hide a JSON body)
+    """A body a route reads as JSON (`sent_as_json`, by its first Content-Type, as the
+    routes read it: a later one must not hide a JSON body), or one with no type at all,
+    checked all the same."""
     kind = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
-    kind = kind.split(b";")[0].strip().lower()
-    return kind in (b"", b"application/json") or kind.endswith(b"+json")
+    return not kind or sent_as_json(kind.decode("latin-1"))
 
 
 class CleanInput:

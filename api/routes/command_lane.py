@@ -7,12 +7,12 @@ path among every route, the request and parameter objects) cost more than decidi
 command. The lane is the innermost middleware, inside the app's own (quotas, the body's cap,
 `CleanInput`, which leaves the cleaned body's value in the scope): it reads such a request
 as the command route would, decides it on the event loop (`answered_on_loop`) and answers
-it with the route's own answer (`_json`). Anything else, and any command the loop does not
-record (a refusal, a correction, a server die, a turn held: nothing is recorded then), goes
-to the route unchanged, which reads and answers it as it always did (told the loop declined
-the command, `DECLINED_ON_LOOP`, so it is decided in a worker thread without a second
-try). The route stays the one documented in the OpenAPI; tests/api/test_command_lane.py
-checks each answer is the route's.
+it with the route's own answer (`json_answer`). Anything else, and any command the loop
+does not record (a refusal, a correction, a server die, a turn held: nothing is recorded
+then), goes to the route unchanged, which reads and answers it as it always did (told the
+loop declined the command, `DECLINED_ON_LOOP`, so it is decided in a worker thread without
+a second try). The route stays the one documented in the OpenAPI;
+tests/api/test_command_lane.py checks each answer is the route's.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.security.utils import get_authorization_scheme_param
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.clean_input import JSON_BODY
+from api.clean_input import JSON_BODY, sent_as_json
 from api.deps import actor_of, grant_in_memory
-from api.routes.command_route import sent_as_json
-from api.routes.commands import DECLINED_ON_LOOP, _json, _parsed, answered_on_loop
+from api.routes.commands import DECLINED_ON_LOOP, answered_on_loop, json_answer, parsed
 from domain.errors import DomainError
 from infra.access import Grant
 from infra.app import Fraylog
@@ -86,7 +85,7 @@ class CommandLane:
         encounter_id, command, acting = taken
         answer = await answered_on_loop(self.fraylog, encounter_id, command, acting)
         if answer is not None:
-            await _json(answer)(scope, receive, send)
+            await json_answer(answer)(scope, receive, send)
             return
         declined = DECLINED_ON_LOOP.set(True)  # nothing recorded: the route need not try
         try:
@@ -107,7 +106,7 @@ class CommandLane:
         if grant is None or ruleset is None:
             return None  # the store must be read first: the route does it in a thread
         try:
-            command = _parsed(fraylog, encounter_id, body, ruleset)
+            command = parsed(fraylog, encounter_id, body, ruleset)
             actor_of(fraylog, grant, command.actor)
         except (RequestValidationError, DomainError):  # the route refuses it, in its words
             return None

@@ -11,10 +11,8 @@ endpoint's signature, unchanged.
 
 from __future__ import annotations
 
-import email.message
 import json
 from collections.abc import Callable, Coroutine
-from functools import lru_cache
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -25,6 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from api.clean_input import sent_as_json
 from api.deps import bearer, error_lang, grant_for, known_query
 
 Checked = tuple[Any, list[dict[str, Any]]]
@@ -42,20 +41,6 @@ def _checked(adapter: TypeAdapter[Any], value: Any, where: tuple[str, str]) -> C
         return None, [
             {**error, "loc": (*where, *error["loc"])} for error in e.errors(include_url=False)
         ]
-
-
-@lru_cache(maxsize=64)
-def sent_as_json(kind: str | None) -> bool:
-    """Whether a body of this Content-Type is read as JSON, as FastAPI reads it
-    (`application/json` or `application/…+json`, with any parameters)."""
-    if not kind:
-        return False
-    message = email.message.Message()
-    message["content-type"] = kind
-    subtype = message.get_content_subtype()
-    return message.get_content_maintype() == "application" and (
-        subtype == "json" or subtype.endswith("+json")
-    )
 
 
 async def _body(request: Request) -> Any:

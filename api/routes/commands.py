@@ -82,18 +82,18 @@ async def run_command(
     ruleset = fraylog.known_ruleset(encounter_id)
     if ruleset is None:  # read from the store once
         ruleset = await run_in_threadpool(fraylog.ruleset, encounter_id)
-    command = _parsed(fraylog, encounter_id, command, ruleset)  # no I/O: no thread needed
+    command = parsed(fraylog, encounter_id, command, ruleset)  # no I/O: no thread needed
     actor_of(fraylog, grant, command.actor)  # refuses a body actor when tokens are on
     acting = grant if fraylog.settings.auth else None
     if preview:  # records nothing, so it keeps no idempotency key either
-        return _json(
+        return json_answer(
             await run_in_threadpool(_preview, fraylog, encounter_id, command, acting, lang)
         )
     if idempotency_key is None:  # the answer is JSON already: no second validation pass
         answer = await answered_on_loop(fraylog, encounter_id, command, acting)
         if answer is None:  # not on the loop: decided and answered in a worker thread
             answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting)
-        return _json(answer)
+        return json_answer(answer)
     key = f"{grant.token_hash}:{idempotency_key}"  # each token's keys are its own
     return await _run_once(fraylog, encounter_id, command, acting, key)
 
@@ -111,7 +111,7 @@ async def _run_once(
         fraylog.keys.reserve, encounter_id, key, digest, state.version
     )
     if reserved.answer is not None:
-        return _json(reserved.answer, headers={"Idempotent-Replayed": "true"})
+        return json_answer(reserved.answer, headers={"Idempotent-Replayed": "true"})
     lease = reserved.lease
     assert lease is not None
     if reserved.recorded is not None:
@@ -119,7 +119,7 @@ async def _run_once(
             _recorded, fraylog, encounter_id, reserved.recorded, acting
         )
         await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
-        return _json(answer, headers={"Idempotent-Replayed": "true"})
+        return json_answer(answer, headers={"Idempotent-Replayed": "true"})
     mark = fraylog.keys.mark(encounter_id, key, lease)
     try:
         answer = await run_in_threadpool(_run, fraylog, encounter_id, command, acting, mark)
@@ -128,16 +128,16 @@ async def _run_once(
         raise
     # any other failure keeps the lease: the command may have been recorded (the key says)
     await run_in_threadpool(fraylog.keys.complete, encounter_id, key, lease, answer)
-    return _json(answer)
+    return json_answer(answer)
 
 
-def _json(answer: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
+def json_answer(answer: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
     """A command's answer as JSON, encoded once, by pydantic-core's encoder (the document
     the standard library's encoder makes, in about a fourth of the time)."""
     return Response(to_json(answer), media_type="application/json", headers=headers)
 
 
-def _parsed(fraylog: Fraylog, encounter_id: UUID, body: Any, ruleset: str) -> Any:
+def parsed(fraylog: Fraylog, encounter_id: UUID, body: Any, ruleset: str) -> Any:
     """A command's body parsed by its encounter's rule book (the core's commands and its
     own); a body that is no command of it is refused as an invalid request (422)."""
     try:
