@@ -122,9 +122,12 @@ class Feed:
         self._loop = None
 
     def notify(self, encounter_id: str) -> None:
-        """Called from any thread when an encounter's events were stored."""
+        """Called from any thread when an encounter's events were stored. Nothing is sent to
+        the loop for an encounter that nobody follows in this process, as most are: a
+        follower is counted before his first read (`follow`), so whatever was stored before
+        he came is in that read."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
+        if encounter_id in self._encounters and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake, encounter_id)
 
     def _wake(self, encounter_id: str) -> None:
