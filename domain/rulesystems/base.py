@@ -371,6 +371,14 @@ class RuleSystem(ABC):
             c.ClearModifier: self.on_clear_modifier,
         }
 
+    def _handlers(self) -> dict[type[BaseModel], Callable[[Context, Any], Any]]:
+        """`handlers()`, made once for this book (each book is one instance, registered
+        once), not at each command."""
+        made = self.__dict__.get("_handler_table")
+        if made is None:
+            made = self.__dict__["_handler_table"] = self.handlers()
+        return made
+
     def gm_entries(self, command: BaseModel) -> list[str]:
         """The fields of `command` set to what only the GM may set, beyond the fields every
         book leaves to him (domain.access.GM_FIELDS) and those `gm_entered` names."""
@@ -381,12 +389,15 @@ class RuleSystem(ABC):
         return None
 
     def execute(self, ctx: Context, command: BaseModel) -> None:
-        handler = self.handlers().get(type(command))
-        own = _command_adapter(type(self)).models.get(command.type)  # type: ignore[attr-defined]
-        if handler is None and own is not None:  # the core's class (or a book's) of its own type
+        handlers = self._handlers()
+        handler = handlers.get(type(command))
+        own = None
+        if handler is None:  # the core's class (or a book's) of its own type
+            own = _command_adapter(type(self)).models.get(command.type)  # type: ignore[attr-defined]
+        if own is not None:
             body = command.model_dump(exclude_defaults=True)
             command = own.model_validate(_without_other_choices(self.name, own, body))
-            handler = self.handlers().get(own)
+            handler = handlers.get(own)
         if handler is None:
             raise RuleViolation(
                 f"{self.name.upper()}-CMD",
@@ -501,10 +512,13 @@ def _without_other_choices(name: str, own: type[BaseModel], body: dict[str, Any]
     """`body` without the fields that another book's command of its type has and this book's
     lacks, where they keep that book's default (accepted as they always were); one set to
     anything else (a `group` sent to Novus) is that book's choice, refused as such."""
-    kind = own.model_fields["type"].default
+    fields = own.model_fields
+    if fields.keys() >= body.keys():  # only its own fields: most bodies
+        return body
+    kind = fields["type"].default
     kept = dict(body)
     for field, value in body.items():
-        if field in own.model_fields:
+        if field in fields:
             continue
         having = _having(kind, field)
         if not having:
