@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
@@ -347,7 +346,9 @@ class Fraylog(Application[UUID]):
             if committed is None:
                 give_back()
         try:
-            await asyncio.shield(committed)  # its commit goes on if this coroutine is cancelled
+            # cancelled, this coroutine cancels only the future: the writer commits the save
+            # and runs what follows it all the same (infra.group_commit `_answered`)
+            await committed
         except IntegrityError:  # its positions are taken by another process: nothing recorded
             return None
         return Recorded(pending, encounter.state)

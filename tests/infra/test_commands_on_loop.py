@@ -250,3 +250,32 @@ def test_given_a_waiter_gone_with_its_loop_when_its_commit_ends_then_the_turn_is
     assert versions(fraylog, eid) == [1, 2, 3, 4]
     assert after[0].state.combatants[a].hits == 27
     assert fraylog.turns.waiting(eid) == 0
+
+
+def test_given_a_waiter_cancelled_while_its_loop_runs_when_its_commit_ends_then_it_is_recorded(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client gave up (its request task cancelled) while the commit was under way, the
+    loop still serving: the command is recorded all the same, the turn given back, and the
+    next command on the encounter is decided on the loop from what it recorded."""
+    eid, a = a_kept_encounter(fraylog)
+    record, go = fraylog.commits._record, threading.Event()
+    monkeypatch.setattr(fraylog.commits, "_record", lambda batch: go.wait(30) and record(batch))
+
+    async def impatient_then_next() -> Any:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                fraylog.execute_on_loop(eid, c.AdjustHits(combatant=a, amount=-1)), 0.1
+            )
+        # when
+        go.set()
+        while fraylog.turns.waiting(eid):  # what follows its commit gives the turn back
+            await asyncio.sleep(0.01)
+        return await fraylog.execute_on_loop(eid, c.AdjustHits(combatant=a, amount=-2))
+
+    after = asyncio.run(asyncio.wait_for(impatient_then_next(), 30))
+    # then
+    assert after is not None, "the next command was not decided on the loop"
+    assert after.state.combatants[a].hits == 27
+    assert versions(fraylog, eid) == [1, 2, 3, 4]
+    assert fraylog.turns.waiting(eid) == 0
