@@ -77,7 +77,8 @@ def _defer(logger: logging.Logger) -> bool:
     own, or one whose records also go to its parents' handlers (logging configured
     otherwise than uvicorn's default), is left as it is, filtered where it logs. The thread
     writes what is queued when the process exits; a killed process (or a worker that
-    uvicorn stops without running its exit handlers) loses the lines not yet written."""
+    uvicorn stops without running its exit handlers) loses the lines not yet written; a
+    server's shutdown writes them (`drain`)."""
     global _LISTENER
     if any(isinstance(h, Deferred) for h in logger.handlers):
         return True
@@ -93,8 +94,24 @@ def _defer(logger: logging.Logger) -> bool:
     logger.handlers = [Deferred(queue)]
     _LISTENER = QueueListener(queue, *handlers, respect_handler_level=True)
     _LISTENER.start()
-    atexit.register(_LISTENER.stop)
+    atexit.unregister(drain)  # once, however many apps a process makes
+    atexit.register(drain)
     return True
+
+
+def drain() -> None:
+    """The lines the access log's thread still holds written, and the thread stopped, its
+    handlers put back on the logger (a line logged after is written where it is logged):
+    at a server's shutdown (api.main's lifespan). An exit handler is not enough: uvicorn
+    ends a stopped server's process by raising again the signal that stopped it, and
+    SIGTERM's default action runs no exit handler, so the lines of the last requests were
+    lost."""
+    global _LISTENER
+    listener, _LISTENER = _LISTENER, None
+    if listener is None:
+        return
+    logging.getLogger("uvicorn.access").handlers = list(listener.handlers)
+    listener.stop()  # writes what was queued before the handlers went back, then joins
 
 
 _LISTENER: QueueListener | None = None

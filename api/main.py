@@ -76,6 +76,7 @@ def create_app(
             fraylog.close()
             campaigns.close()
         finally:
+            access_log.drain()  # the last requests' lines, before uvicorn ends the process
             if pinned is not None:
                 pinned.release()
 

@@ -1,0 +1,69 @@
+"""The access log written off the event loop (api/access_log.py): a server's shutdown writes
+every line its thread still holds (`drain`), since uvicorn then ends the process by the
+signal that stopped it and no exit handler runs."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from api import access_log
+
+
+@pytest.fixture
+def access_logger() -> Iterator[tuple[logging.Logger, io.StringIO]]:
+    """uvicorn's access logger as uvicorn configures it (a handler of its own, not passing
+    records to its parents), writing to a string; put back as it was after."""
+    logger = logging.getLogger("uvicorn.access")
+    kept = (list(logger.handlers), list(logger.filters), logger.propagate, logger.level)
+    written = io.StringIO()
+    handler = logging.StreamHandler(written)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger.handlers, logger.filters, logger.propagate = [handler], [], False
+    logger.setLevel(logging.INFO)
+    try:
+        yield logger, written
+    finally:
+        access_log.drain()
+        logger.handlers, logger.filters, logger.propagate = kept[0], kept[1], kept[2]
+        logger.setLevel(kept[3])
+
+
+def test_given_lines_queued_for_the_log_thread_when_the_server_drains_it_then_all_are_written(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, written = access_logger
+    access_log.install()
+    assert isinstance(logger.handlers[0], access_log.Deferred)  # given: written off the loop
+    for n in range(500):
+        logger.info('"POST /encounters/%s/commands HTTP/1.1" 200', n)
+    # when
+    access_log.drain()
+    # then: every line, in order, and the next ones written where they are logged
+    assert written.getvalue().splitlines() == [
+        f'"POST /encounters/{n}/commands HTTP/1.1" 200' for n in range(500)
+    ]
+    assert not any(isinstance(h, access_log.Deferred) for h in logger.handlers)
+    path = f"/s?ticket={'A' * 30}"
+    logger.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:1", "GET", path, "1.1", 200)
+    last = written.getvalue().splitlines()[-1]
+    assert last == '127.0.0.1:1 - "GET /s?ticket=[redacted] HTTP/1.1" 200'  # still redacted
+
+
+def test_given_a_drained_log_when_another_app_is_made_then_its_lines_go_off_the_loop_again(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, written = access_logger
+    access_log.install()
+    access_log.drain()
+    # when
+    access_log.install()
+    deferred = logger.handlers
+    logger.info("one more")
+    access_log.drain()
+    # then
+    assert [type(h) for h in deferred] == [access_log.Deferred]
+    assert written.getvalue().splitlines() == ["one more"]
