@@ -126,7 +126,8 @@ class MarkingSQLiteRecorder(SQLiteApplicationRecorder):
 
 class MarkingPostgresRecorder(PostgresApplicationRecorder):
     """PostgreSQL: the same, in the library's transaction (its pipeline), or with
-    POSTGRES_ENABLE_DB_FUNCTIONS in a transaction around the insert function's call."""
+    POSTGRES_ENABLE_DB_FUNCTIONS in a transaction around the insert function's call that
+    first takes the table lock the library's own insert takes."""
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -160,19 +161,21 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
+        if not self.datastore.enable_db_functions or not stored_events:
+            return super().insert_events(stored_events, **kwargs)
         marks, writes = listed(kwargs.get(MARK)), listed(kwargs.get(ALSO))
-        if not (marks or writes) or not stored_events:
-            return super().insert_events(stored_events, **kwargs)
-        if not self.datastore.enable_db_functions:
-            return super().insert_events(stored_events, **kwargs)
-        return self._insert_marked(stored_events, marks, writes)
+        return self._insert_by_function(stored_events, marks, writes)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def _insert_marked(
+    def _insert_by_function(
         self, stored_events: Sequence[StoredEvent], marks: list[Mark], writes: list[Also]
     ) -> list[int]:
-        """The insert function's call (autocommit on its own), the mark and the write of
-        fraylog's own, one transaction."""
+        """The insert function's call, the key's mark and fraylog's own write in one
+        transaction, which first takes the table lock (`_lock_table`) as the library's own
+        insert does: its function takes none (eventsourcing 9.5), and without it two
+        processes' transactions may commit notification ids out of their order, so that a
+        reader of the notification log (the read models' runner) passes an id that commits
+        after it."""
         events = [
             self.construct_pg_stored_event(
                 originator_id=e.originator_id,
@@ -183,6 +186,7 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
             for e in stored_events
         ]
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
+            self._lock_table(curs)
             for mark in marks:
                 if mark.mine(stored_events):
                     self._mark(curs, stored_events, mark)

@@ -421,3 +421,58 @@ def test_given_a_save_handed_over_when_the_store_closes_then_it_is_committed_fir
 
 async def hand_over_one(commits: GroupCommit, payload: str) -> Any:
     return await commits.submit(payload)
+
+
+def test_given_db_functions_when_another_transaction_holds_an_insert_then_a_save_waits_for_it(
+    keyed_store: Fraylog,
+) -> None:
+    """With the recorder's insert function, a save takes the events table's lock as the
+    library's own insert does (the function takes none): it waits for another process's
+    transaction that inserted and has not committed, so notification ids commit in their
+    order and a reader of the notification log never passes one that commits later."""
+    import psycopg
+    from psycopg import sql
+
+    fraylog = keyed_store
+    settings = fraylog.settings
+    if settings.backend != "postgres":
+        pytest.skip("the table lock is PostgreSQL's")
+    eid = UUID(fraylog.create_encounter("Locked", "novus", "seeded", "s").state.id)
+    who, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+    table = sql.Identifier(settings.postgres_schema, fraylog.recorder.events_table_name)  # type: ignore[attr-defined]
+    assert settings.database_url is not None
+    with (
+        psycopg.connect(settings.database_url) as other,
+        psycopg.connect(settings.database_url, autocommit=True) as watcher,
+    ):
+        # given: another transaction inserted an event and holds it, uncommitted
+        other.execute(
+            sql.SQL(
+                "INSERT INTO {} (originator_id, originator_version, topic, state) "
+                "VALUES (%s, 1, 'elsewhere', %s)"
+            ).format(table),
+            (UUID(int=1), b"{}"),
+        )
+        # when
+        saving, outcome = in_thread(
+            lambda: fraylog.execute(eid, c.AdjustHits(combatant=who, amount=-1))
+        )
+        # then: the save waits for the table's lock (no timing asserted: it is seen waiting)
+        waits = sql.SQL(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        seen = False
+        for _ in range(3000):
+            row = watcher.execute(waits).fetchone()
+            if row is not None and row[0] > 0:
+                seen = True
+                break
+            if not saving.is_alive():
+                break
+            threading.Event().wait(0.01)
+        other.rollback()
+    saving.join(30)
+    assert seen, "the save did not wait for the table's lock"
+    assert outcome.get("error") is None
+    assert fraylog.state(eid).version == 3
