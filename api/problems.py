@@ -155,6 +155,8 @@ def allowed(request: Request) -> list[str]:
 def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(request: Request, exc: DomainError) -> JSONResponse:
+        if exc.status >= 500:  # the store's fault (a damaged record): the operator's to see
+            log.error("%s %s: %s", request.method, request.url.path, exc)
         extra: dict[str, Any] = {"rule": exc.rule, "field": exc.field}
         spanish = asks_spanish(request)
         if isinstance(exc, DiceError):

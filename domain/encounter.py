@@ -11,14 +11,14 @@ from functools import cache
 from typing import Any
 from uuid import UUID, uuid4
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, OriginatorVersionError, Snapshot
 from pydantic import BaseModel
 
 from domain import audit, corrections
 from domain import events as ev
 from domain.commands import GM_COMMANDS, DiceSourceName, Redo, Undo, Void
 from domain.dice import DiceSource
-from domain.errors import RuleViolation
+from domain.errors import DamagedRecord, RuleViolation
 from domain.rulesystems import get_rule_system
 from domain.rulesystems.base import Context
 from domain.state import EncounterState
@@ -352,9 +352,19 @@ def _stamped(
 
 
 def project_encounter(aggregate: Encounter | None, events: Iterable[Any]) -> Encounter | None:
-    """The aggregate projector, without the library's per-event isinstance assertion."""
+    """The aggregate projector, without the library's per-event isinstance assertion; a
+    position missing from the stored events is a damaged record (DamagedRecord)."""
     for event in events:
-        aggregate = event.mutate(aggregate)
+        if aggregate is None and not isinstance(event, ev.EncounterCreated | Snapshot):
+            raise DamagedRecord.gap(event.originator_id, 1, event.originator_version)
+        try:
+            aggregate = event.mutate(aggregate)
+        except OriginatorVersionError:
+            assert aggregate is not None
+            missing = aggregate.version + 1
+            raise DamagedRecord.gap(
+                event.originator_id, missing, event.originator_version
+            ) from None
     return aggregate
 
 

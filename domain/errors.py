@@ -90,5 +90,29 @@ class NotFound(DomainError):
     title = "Unknown reference"
 
 
+class DamagedRecord(DomainError):
+    """Raised when an encounter's stored events are not the unbroken run of positions its
+    record is (one deleted or lost under fraylog): it is neither read nor added to. The
+    store's fault, not the request's: a 500 that names the missing position, which the
+    encounter's export and `fraylog verify` show too."""
+
+    status = 500
+    title = "Damaged record"
+
+    @classmethod
+    def gap(cls, encounter_id: Any, missing: int, found: int) -> DamagedRecord:
+        return cls(
+            "RECORD",
+            f"the record of encounter {encounter_id} is damaged: position {missing} is "
+            f"missing (the next one stored is {found}), so it can be neither read nor added "
+            "to; its export and `fraylog verify` show the gap: restore the store from a "
+            "backup",
+            detail_es=f"el registro del encuentro {encounter_id} está dañado: falta la "
+            f"posición {missing} (la siguiente guardada es la {found}), así que no se puede "
+            "leer ni añadirle nada; su exportación y `fraylog verify` muestran el hueco: "
+            "restaure el almacén desde una copia de seguridad",
+        )
+
+
 class UnknownRuleSystem(DomainError):
     """Raised when an encounter asks for a rule system fraylog does not implement."""

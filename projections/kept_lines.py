@@ -19,6 +19,7 @@ from typing import Any
 from domain import events as ev
 from domain.audit import record_of
 from domain.corrections import voided_by
+from domain.errors import DamagedRecord
 from domain.fold import evolve
 from domain.state import EncounterState
 from projections.narrative import LANGS, Lang, created_line, line_of
@@ -66,8 +67,8 @@ class KeptLines:
         """Tell the events that follow the kept ones, in order, and fold them on."""
         for event in events:
             if event.originator_version != self.version + 1:
-                raise ValueError(
-                    f"event {event.originator_version} does not follow the kept {self.version}"
+                raise DamagedRecord.gap(
+                    event.originator_id, self.version + 1, event.originator_version
                 )
             self.lines.append(self._told(event))
             if isinstance(event, ev.Correction):

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from domain import commands as c
+from domain.errors import DamagedRecord
 from domain.fold import evolve
 from projections.kept_lines import KeptLines
 from projections.narrative import narrative
@@ -79,11 +80,11 @@ def test_given_until_and_a_page_then_the_prefix_its_corrections_only() -> None:
     assert kept.last(until) == until and kept.last(None) == len(events)
 
 
-def test_given_an_event_that_does_not_follow_the_kept_ones_when_told_then_refused() -> None:
+def test_given_an_event_that_does_not_follow_the_kept_ones_when_told_then_a_damaged_record():
     _, events = _fight()
     kept = KeptLines("en")
     kept.extend(events[:3])
-    with pytest.raises(ValueError, match="does not follow"):
+    with pytest.raises(DamagedRecord, match=r"position 4 is missing \(the next one stored is 5\)"):
         kept.extend(events[4:5])
     assert kept.version == 3
 
