@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -219,12 +219,11 @@ def test_given_a_commit_under_way_when_commands_on_other_tables_come_on_the_loop
     assert all(versions(fraylog, e) == [1, 2, 3] for e, _ in tables)
 
 
-def test_given_a_waiter_gone_with_its_loop_when_its_commit_ends_then_the_turn_is_given_back(
+def a_commit_held(
     fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The client gave up and the loop closed while the commit was under way: the command
-    is recorded, what follows runs and the turn is given back on the committing thread, so
-    the next command on the encounter runs."""
+) -> tuple[UUID, str, threading.Event, Callable[[], Awaitable[None]]]:
+    """A kept encounter whose commits wait for the event returned, and a client that sends
+    one command on the loop and gives up after 0.1 s, its commit still held."""
     eid, a = a_kept_encounter(fraylog)
     record, go = fraylog.commits._record, threading.Event()
     monkeypatch.setattr(fraylog.commits, "_record", lambda batch: go.wait(30) and record(batch))
@@ -235,6 +234,16 @@ def test_given_a_waiter_gone_with_its_loop_when_its_commit_ends_then_the_turn_is
                 fraylog.execute_on_loop(eid, c.AdjustHits(combatant=a, amount=-1)), 0.1
             )
 
+    return eid, a, go, impatient
+
+
+def test_given_a_waiter_gone_with_its_loop_when_its_commit_ends_then_the_turn_is_given_back(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client gave up and the loop closed while the commit was under way: the command
+    is recorded, what follows runs and the turn is given back on the committing thread, so
+    the next command on the encounter runs."""
+    eid, a, go, impatient = a_commit_held(fraylog, monkeypatch)
     asyncio.run(impatient())  # its loop closed, the commit still waiting for `go`
     # when
     go.set()
@@ -258,15 +267,10 @@ def test_given_a_waiter_cancelled_while_its_loop_runs_when_its_commit_ends_then_
     """The client gave up (its request task cancelled) while the commit was under way, the
     loop still serving: the command is recorded all the same, the turn given back, and the
     next command on the encounter is decided on the loop from what it recorded."""
-    eid, a = a_kept_encounter(fraylog)
-    record, go = fraylog.commits._record, threading.Event()
-    monkeypatch.setattr(fraylog.commits, "_record", lambda batch: go.wait(30) and record(batch))
+    eid, a, go, impatient = a_commit_held(fraylog, monkeypatch)
 
     async def impatient_then_next() -> Any:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(
-                fraylog.execute_on_loop(eid, c.AdjustHits(combatant=a, amount=-1)), 0.1
-            )
+        await impatient()
         # when
         go.set()
         while fraylog.turns.waiting(eid):  # what follows its commit gives the turn back
