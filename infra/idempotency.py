@@ -23,6 +23,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import get_topic, retry
+from psycopg.sql import Composed, Identifier
 
 from domain.errors import DomainError
 from infra.settings import Settings
@@ -129,6 +130,20 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
     POSTGRES_ENABLE_DB_FUNCTIONS in a transaction around the insert function's call that
     first takes the table lock the library's own insert takes."""
 
+    def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        # The library names its insert function by the id type alone, so each application
+        # recorder of a schema (the events', the campaigns') replaced the one function with
+        # its own table's, and a save could go to the other table: each here has its own.
+        shared = self.pg_function_name_insert_events
+        own = f"{shared}_{events_table_name}"[:63]  # PostgreSQL's longest name
+        at = self.create_insert_function_statement_index
+        self.sql_create_statements[at] = _renamed(self.sql_create_statements[at], shared, own)
+        self.sql_invoke_pg_function_insert_events = _renamed(
+            self.sql_invoke_pg_function_insert_events, shared, own
+        )
+        self.pg_function_name_insert_events = own
+
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> None:
@@ -195,6 +210,11 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
             for also in writes:
                 self._also(curs, also)
             return ids
+
+
+def _renamed(statement: Composed, old: str, new: str) -> Composed:
+    """`statement` with the identifier `old` as `new` wherever it stands alone."""
+    return Composed([Identifier(new) if part == Identifier(old) else part for part in statement])
 
 
 def recorder_env(settings: Settings) -> dict[str, str]:

@@ -476,3 +476,41 @@ def test_given_db_functions_when_another_transaction_holds_an_insert_then_a_save
     assert seen, "the save did not wait for the table's lock"
     assert outcome.get("error") is None
     assert fraylog.state(eid).version == 3
+
+
+def test_given_db_functions_when_the_roster_shares_the_schema_then_each_save_lands_in_its_table(
+    keyed_store: Fraylog,
+) -> None:
+    """The library names its insert function by the id type alone, so the roster's recorder
+    (another table of the schema) replaced the encounters' one with its own: an encounter's
+    events went to the roster's table. Each recorder of fraylog's has its own function."""
+    import psycopg
+    from psycopg import sql
+
+    from infra.campaigns import Campaigns
+
+    fraylog = keyed_store
+    settings = fraylog.settings
+    if settings.backend != "postgres":
+        pytest.skip("the insert function is PostgreSQL's")
+    # given: the roster's application made after the encounters' (its tables and function)
+    roster = Campaigns(settings)
+    try:
+        # when
+        eid = UUID(fraylog.create_encounter("Shared", "novus", "seeded", "s").state.id)
+        who, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
+        fraylog.execute(eid, c.AdjustHits(combatant=who, amount=-1))
+        # then: the encounter's three events in its own table, none in the roster's
+        counts = []
+        assert settings.database_url is not None
+        with psycopg.connect(settings.database_url, autocommit=True) as conn:
+            for recorder in (fraylog.recorder, roster.recorder):
+                name = recorder.events_table_name  # type: ignore[attr-defined]
+                table = sql.Identifier(settings.postgres_schema, name)
+                query = sql.SQL("SELECT count(*) FROM {} WHERE originator_id = %s").format(table)
+                row = conn.execute(query, (eid,)).fetchone()
+                counts.append(row[0] if row else None)
+    finally:
+        roster.close()
+    assert counts == [3, 0]
+    assert fraylog.state(eid).version == 3
