@@ -201,8 +201,11 @@ def _answer(one: Saving) -> None:
 
 
 def _answered(future: asyncio.Future[None], error: BaseException | None) -> None:
-    """On the loop: the future's answer (unless it was cancelled)."""
+    """On the loop: the future's answer; for one cancelled (its waiter gave up), a failure
+    is logged, as nobody will read it."""
     if future.done():
+        if error is not None:
+            log.warning("a save whose waiter gave up ended with %r", error)
         return
     if error is None:
         future.set_result(None)

@@ -283,3 +283,32 @@ def test_given_a_waiter_cancelled_while_its_loop_runs_when_its_commit_ends_then_
     assert after.state.combatants[a].hits == 27
     assert versions(fraylog, eid) == [1, 2, 3, 4]
     assert fraylog.turns.waiting(eid) == 0
+
+
+def test_given_a_waiter_cancelled_when_what_follows_its_commit_fails_then_the_failure_is_logged(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nobody reads a cancelled waiter's answer: a failure after its commit is logged."""
+    _, _, go, impatient = a_commit_held(fraylog, monkeypatch)
+
+    def failing(*_: Any) -> None:
+        raise RuntimeError("the snapshot could not be written")
+
+    monkeypatch.setattr(fraylog, "_recorded", failing)
+
+    async def gives_up_then_waits() -> None:
+        await impatient()
+        # when
+        go.set()
+        for _ in range(3000):  # until the answer's callback, posted to this loop, has run
+            if any("waiter gave up" in r.getMessage() for r in caplog.records):
+                return
+            await asyncio.sleep(0.01)
+
+    with caplog.at_level("WARNING", logger="fraylog.commits"):
+        asyncio.run(asyncio.wait_for(gives_up_then_waits(), 30))
+    # then
+    assert any(
+        "waiter gave up" in r.getMessage() and "AfterCommitFailed" in r.getMessage()
+        for r in caplog.records
+    ), caplog.text
