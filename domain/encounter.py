@@ -210,7 +210,12 @@ class Encounter(Aggregate):
     ) -> Encounter:
         """A new encounter whose history is the first `at` events of another (corrections as
         of `at` included), its origin recorded in its first event and its own dice secret
-        committed after the copied past (`commit()` keeps a fresh secret and returns its hash)."""
+        committed after the copied past (`commit()` keeps a fresh secret and returns its hash).
+        A history with a position missing is a damaged record: a fork of it would renumber
+        what follows the gap and look whole."""
+        for expected, event in enumerate(history, start=1):
+            if event.originator_version != expected:
+                raise DamagedRecord.gap(event.originator_id, expected, event.originator_version)
         if not 1 <= at <= len(history):
             raise RuleViolation("FORK", f"fork at a position from 1 to {len(history)}", field="at")
         if at < len(history) and history[at].command == history[at - 1].command:

@@ -1,7 +1,7 @@
 """A store that lost an event behind fraylog's back (a gap in an encounter's positions): every
-read that folds the encounter, and every command, answers a problem that names the missing
-position (`rule: RECORD`), never a bare server failure, and records nothing; the GM's event
-read still serves what is stored, so the encounter can be exported and verified."""
+read that folds the encounter, every command and a fork answer a problem that names the
+missing position (`rule: RECORD`), never a bare server failure, and record nothing; the GM's
+event read still serves what is stored, so the encounter can be exported and verified."""
 
 from __future__ import annotations
 
@@ -48,6 +48,7 @@ def test_given_a_lost_event_when_read_or_commanded_then_a_damaged_record_names_i
                 headers=as_gm,
             ),
         }
+        fork = client.post(f"/encounters/{eid}/fork", json={"at": 4, "name": "F"}, headers=as_gm)
         in_spanish = client.get(f"/encounters/{eid}", headers=as_gm | {"Accept-Language": "es"})
         stored = client.get(f"/encounters/{eid}/events", headers=as_gm)
     # then
@@ -59,6 +60,9 @@ def test_given_a_lost_event_when_read_or_commanded_then_a_damaged_record_names_i
         assert "position 3 is missing (the next one stored is 4)" in problem["detail"], what
         assert "fraylog verify" in problem["detail"], what
     assert "falta la posición 3" in in_spanish.json()["detail"]
+    # no fork of it, which would renumber what follows the gap and look whole
+    assert fork.status_code == 500 and fork.json()["rule"] == "RECORD"
+    assert "position 3 is missing" in fork.json()["detail"]
     # nothing recorded, and what is stored still served to the GM (its export)
     assert stored.status_code == 200
     assert [e["position"] for e in stored.json()["events"]] == [1, 2, 4]
