@@ -22,7 +22,7 @@ from domain import events as ev
 from domain.commands import DiceSourceName, EndEncounter, Redo, RevealDice, Undo, Void
 from domain.dice import ManualDice
 from domain.encounter import GM, Encounter, project_encounter
-from domain.errors import DiceNeeded, DomainError
+from domain.errors import DamagedRecord, DiceNeeded, DomainError
 from domain.rulesystems import get_rule_system
 from domain.state import EncounterState
 from domain.upcasting import respell
@@ -755,10 +755,14 @@ class Fraylog(Application[UUID]):
         return last[0].originator_version if last else None
 
     def event_log(self, encounter_id: UUID, until: int | None = None) -> list[Any]:
-        """The stored events of one encounter, in order, up to position `until`."""
+        """The stored events of one encounter, in order, up to position `until`; none, yet
+        some stored after it: its first event is lost, a damaged record."""
         events = list(self.events.get(encounter_id, lte=until))
         if not events:
-            raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+            first = next(iter(self.events.get(encounter_id, limit=1)), None)
+            if first is None:
+                raise EncounterNotFound("ENCOUNTER", f"no encounter {encounter_id}")
+            raise DamagedRecord.gap(encounter_id, 1, first.originator_version)
         return events
 
     def last_position(self, encounter_id: UUID) -> int:

@@ -68,15 +68,26 @@ def test_given_a_lost_event_when_read_or_commanded_then_a_damaged_record_names_i
     assert [e["position"] for e in stored.json()["events"]] == [1, 2, 4]
 
 
-def test_given_its_creation_lost_when_its_view_is_read_then_a_damaged_record_names_position_1(
+def test_given_its_creation_lost_when_read_or_commanded_then_a_damaged_record_names_position_1(
     settings: Settings,
 ) -> None:
     # given
-    eid, _, gm, _ = a_fight_of_four_events(settings)
+    eid, who, gm, _ = a_fight_of_four_events(settings)
     delete_event(settings, eid, 1)
+    as_gm = {"Authorization": f"Bearer {gm}"}
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         # when
-        answer = client.get(f"/encounters/{eid}", headers={"Authorization": f"Bearer {gm}"})
-    # then
-    assert answer.status_code == 500 and answer.json()["rule"] == "RECORD"
-    assert "position 1 is missing (the next one stored is 2)" in answer.json()["detail"]
+        answers = {
+            "the view": client.get(f"/encounters/{eid}", headers=as_gm),
+            "the events": client.get(f"/encounters/{eid}/events", headers=as_gm),
+            "the log": client.get(f"/encounters/{eid}/log", headers=as_gm),
+            "a command": client.post(
+                f"/encounters/{eid}/commands",
+                json={"type": "adjust_hits", "combatant": who, "amount": -1},
+                headers=as_gm,
+            ),
+        }
+    # then: not "no encounter": its events are there, but its first one is lost
+    for what, answer in answers.items():
+        assert answer.status_code == 500 and answer.json()["rule"] == "RECORD", what
+        assert "position 1 is missing (the next one stored is 2)" in answer.json()["detail"]
