@@ -5,6 +5,8 @@ event read still serves what is stored, so the encounter can be exported and ver
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi.testclient import TestClient
 
 from api.main import create_app
@@ -28,26 +30,41 @@ def a_fight_of_four_events(settings: Settings) -> tuple[str, str, str, str]:
         return eid, who, client.auth.tokens[eid], player["token"]
 
 
+def a_fight_that_lost(
+    settings: Settings, position: int
+) -> tuple[str, str, dict[str, str], dict[str, str]]:
+    """The fight of four events with its event at `position` lost from the store: its id,
+    its combatant, and the GM's and a player's Authorization headers."""
+    eid, who, gm, player = a_fight_of_four_events(settings)
+    delete_event(settings, eid, position)
+    return eid, who, {"Authorization": f"Bearer {gm}"}, {"Authorization": f"Bearer {player}"}
+
+
+def reads_and_a_command(
+    client: TestClient, eid: str, who: str, as_gm: dict[str, str], as_player: dict[str, str]
+) -> dict[str, Any]:
+    """Each route that folds the encounter, as the GM or a player reads it, and a command."""
+    return {
+        "the GM's view": client.get(f"/encounters/{eid}", headers=as_gm),
+        "a player's view": client.get(f"/encounters/{eid}", headers=as_player),
+        "the GM's log": client.get(f"/encounters/{eid}/log", headers=as_gm),
+        "a player's events": client.get(f"/encounters/{eid}/events", headers=as_player),
+        "a command": client.post(
+            f"/encounters/{eid}/commands",
+            json={"type": "adjust_hits", "combatant": who, "amount": -1},
+            headers=as_gm,
+        ),
+    }
+
+
 def test_given_a_lost_event_when_read_or_commanded_then_a_damaged_record_names_its_position(
     settings: Settings,
 ) -> None:
     # given: its third event lost from the store, and a server that did not keep the fight
-    eid, who, gm, player = a_fight_of_four_events(settings)
-    delete_event(settings, eid, 3)
-    as_gm, as_player = ({"Authorization": f"Bearer {t}"} for t in (gm, player))
+    eid, who, as_gm, as_player = a_fight_that_lost(settings, 3)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         # when
-        answers = {
-            "the GM's view": client.get(f"/encounters/{eid}", headers=as_gm),
-            "a player's view": client.get(f"/encounters/{eid}", headers=as_player),
-            "the GM's log": client.get(f"/encounters/{eid}/log", headers=as_gm),
-            "a player's events": client.get(f"/encounters/{eid}/events", headers=as_player),
-            "a command": client.post(
-                f"/encounters/{eid}/commands",
-                json={"type": "adjust_hits", "combatant": who, "amount": -1},
-                headers=as_gm,
-            ),
-        }
+        answers = reads_and_a_command(client, eid, who, as_gm, as_player)
         fork = client.post(f"/encounters/{eid}/fork", json={"at": 4, "name": "F"}, headers=as_gm)
         in_spanish = client.get(f"/encounters/{eid}", headers=as_gm | {"Accept-Language": "es"})
         stored = client.get(f"/encounters/{eid}/events", headers=as_gm)
@@ -72,21 +89,10 @@ def test_given_its_creation_lost_when_read_or_commanded_then_a_damaged_record_na
     settings: Settings,
 ) -> None:
     # given
-    eid, who, gm, _ = a_fight_of_four_events(settings)
-    delete_event(settings, eid, 1)
-    as_gm = {"Authorization": f"Bearer {gm}"}
+    eid, who, as_gm, as_player = a_fight_that_lost(settings, 1)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         # when
-        answers = {
-            "the view": client.get(f"/encounters/{eid}", headers=as_gm),
-            "the events": client.get(f"/encounters/{eid}/events", headers=as_gm),
-            "the log": client.get(f"/encounters/{eid}/log", headers=as_gm),
-            "a command": client.post(
-                f"/encounters/{eid}/commands",
-                json={"type": "adjust_hits", "combatant": who, "amount": -1},
-                headers=as_gm,
-            ),
-        }
+        answers = reads_and_a_command(client, eid, who, as_gm, as_player)
     # then: not "no encounter": its events are there, but its first one is lost
     for what, answer in answers.items():
         assert answer.status_code == 500 and answer.json()["rule"] == "RECORD", what

@@ -436,7 +436,7 @@ def test_given_db_functions_when_another_transaction_holds_an_insert_then_a_save
     fraylog = keyed_store
     settings = fraylog.settings
     if settings.backend != "postgres":
-        pytest.skip("the table lock is PostgreSQL's")
+        pytest.skip("SQLite has one writer and no table lock: the lock is PostgreSQL's recorder's")
     eid = UUID(fraylog.create_encounter("Locked", "novus", "seeded", "s").state.id)
     who, _ = fraylog.add_combatant(eid, "A", "x", novus_stats())
     table = sql.Identifier(settings.postgres_schema, fraylog.recorder.events_table_name)  # type: ignore[attr-defined]
@@ -492,7 +492,7 @@ def test_given_db_functions_when_the_roster_shares_the_schema_then_each_save_lan
     fraylog = keyed_store
     settings = fraylog.settings
     if settings.backend != "postgres":
-        pytest.skip("the insert function is PostgreSQL's")
+        pytest.skip("SQLite has no insert function: FRAYLOG_PG_DB_FUNCTIONS is PostgreSQL's")
     # given: the roster's application made after the encounters' (its tables and function)
     roster = Campaigns(settings)
     try:
