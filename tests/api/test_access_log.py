@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -67,3 +70,52 @@ def test_given_a_drained_log_when_another_app_is_made_then_its_lines_go_off_the_
     # then
     assert [type(h) for h in deferred] == [access_log.Deferred]
     assert written.getvalue().splitlines() == ["one more"]
+
+
+def test_given_the_log_off_the_loop_when_uvicorn_logs_then_the_record_is_made_in_its_thread(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, written = access_logger
+    logger.handlers[0].setFormatter(logging.Formatter("%(created).6f %(msecs)03d %(message)s"))
+    access_log.install()
+    made_in: list[int] = []
+    make = logger.makeRecord
+
+    def noted(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        made_in.append(threading.get_ident())
+        return make(*args, **kwargs)
+
+    logger.makeRecord = noted  # type: ignore[method-assign]
+    path = f"/encounters/e?ticket={'A' * 30}"
+    before = time.time()
+    # when: the call uvicorn makes on the event loop for each answer
+    logger.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:1", "GET", path, "1.1", 200)
+    after = time.time()
+    time.sleep(0.05)
+    access_log.drain()
+    # then: the loop only queued it; the line is written redacted, with the time it was logged
+    assert made_in and threading.get_ident() not in made_in
+    created, msecs, line = written.getvalue().strip().split(" ", 2)
+    assert line == '127.0.0.1:1 - "GET /encounters/e?ticket=[redacted] HTTP/1.1" 200'
+    assert before <= float(created) <= after
+    assert int(msecs) == int(float(created) * 1000) % 1000
+
+
+def test_given_the_log_off_the_loop_when_lines_are_logged_then_filters_and_keywords_apply(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, written = access_logger
+    logger.addFilter(lambda record: "/health" not in record.getMessage())  # the host's own
+    access_log.install()
+    # when
+    logger.info('"GET %s HTTP/1.1" 200', "/health")
+    logger.info('"GET %s HTTP/1.1" 200', "/encounters")
+    logger.info('"GET %s HTTP/1.1" %d', "/rulesets", 200, stacklevel=1)  # the usual path
+    logger.setLevel(logging.WARNING)
+    logger.info('"GET %s HTTP/1.1" 200', "/quiet")  # below the logger's level: nothing
+    access_log.drain()
+    # then
+    assert written.getvalue().splitlines() == [
+        '"GET /encounters HTTP/1.1" 200',
+        '"GET /rulesets HTTP/1.1" 200',
+    ]
