@@ -132,20 +132,26 @@ JSON_BODY = "fraylog.json_body"  # the scope's key of a cleaned JSON body's valu
 NOT_JSON = object()
 
 
+_READ = json.JSONDecoder(object_pairs_hook=_pairs)  # one for every body (json.loads makes one)
+
+
 def clean_body(raw: bytes) -> tuple[bytes, Any]:
-    """The JSON body `raw` checked and cleaned: re-encoded, and its value; `raw` unchanged
-    and NOT_JSON when it is not JSON (the route refuses it as it always did). Raises
-    Refused."""
+    """The JSON body `raw` checked and cleaned: its value, and the body re-encoded, or
+    `raw` itself when cleaning changed no string (most bodies: the same value either way);
+    `raw` unchanged and NOT_JSON when it is not JSON (the route refuses it as it always
+    did). Raises Refused."""
     try:
         text = raw.decode("utf-8")
-        value = json.loads(text, object_pairs_hook=_pairs)
+        value = _READ.decode(text)
     except _Duplicate as dup:
         where = _duplicated_path(text, dup.key)
         raise Refused(where, f"{where}: key given twice") from None
     except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep: left to
         return raw, NOT_JSON  # the route's own refusal
-    value = cleaned(value)
-    return json.dumps(value, ensure_ascii=False).encode("utf-8"), value
+    clean = cleaned(value)
+    if clean == value:  # every string as sent (a NaN is never equal: re-encoded)
+        return raw, clean
+    return json.dumps(clean, ensure_ascii=False).encode("utf-8"), clean
 
 
 @lru_cache(maxsize=64)
@@ -188,15 +194,18 @@ class CleanInput:
                 return
             chunks.append(message.get("body", b""))
             more = message.get("more_body", False)
+        raw = b"".join(chunks)
         try:
-            body, value = clean_body(b"".join(chunks))
+            body, value = clean_body(raw)
         except Refused as e:
             answer = problem(422, "Invalid request", e.detail, rule="INPUT", field=e.field)
             await answer(scope, receive, send)
             return
-        headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
-        headers.append((b"content-length", str(len(body)).encode()))
-        inner = {**scope, "headers": headers}
+        inner = dict(scope)
+        if body is not raw:  # re-encoded: its own length
+            headers = [(k, v) for k, v in scope["headers"] if k != b"content-length"]
+            headers.append((b"content-length", str(len(body)).encode()))
+            inner["headers"] = headers
         if value is not NOT_JSON:  # read once: the command lane takes it as it is
             inner[JSON_BODY] = value
         await self.app(inner, replayed(body, receive), send)

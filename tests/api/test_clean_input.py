@@ -4,12 +4,16 @@ records nothing; text that passes is NFC-normalised and trimmed before the model
 
 from __future__ import annotations
 
+import asyncio
 import json
 import unicodedata
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.types import Receive, Scope, Send
 
+from api.clean_input import JSON_BODY, CleanInput
 from tests.builders import add_combatant, command, new_encounter
 from tests.builders.novus import novus_stats
 
@@ -211,3 +215,48 @@ def test_given_json_nested_too_deep_when_sent_then_400_and_nothing_recorded(
     assert r.status_code == 400, r.text
     assert r.headers["content-type"] == "application/problem+json"
     assert version(client, eid) == before
+
+
+def _through_clean_input(body: bytes) -> tuple[bytes, dict[bytes, bytes], object]:
+    """What a route behind CleanInput reads of `body`: the bytes, the headers and the value
+    the middleware leaves for the command lane."""
+    seen: dict[str, Any] = {}
+
+    async def route(scope: Scope, receive: Receive, send: Send) -> None:
+        message = await receive()
+        seen.update(body=message["body"], headers=dict(scope["headers"]))
+        seen["value"] = scope.get(JSON_BODY)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        raise AssertionError(f"answered by the middleware: {message}")
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/encounters",
+        "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))],
+    }
+    asyncio.run(CleanInput(route)(scope, receive, send))
+    return seen["body"], seen["headers"], seen["value"]
+
+
+def test_given_a_body_cleaning_leaves_as_it_is_when_sent_then_the_route_reads_it_as_sent() -> None:
+    sent = b'{"type" : "adjust_hits",\n "combatant": "c1", "amount": -3}'
+    # when
+    body, headers, value = _through_clean_input(sent)
+    # then: not re-encoded (the same value either way)
+    assert body == sent
+    assert headers[b"content-length"] == b"%d" % len(sent)
+    assert value == {"type": "adjust_hits", "combatant": "c1", "amount": -3}
+
+
+def test_given_a_body_cleaning_changes_when_sent_then_the_route_reads_it_re_encoded() -> None:
+    sent = json.dumps({"name": "  Cafe\u0301 ", "ruleset": "novus"}).encode()
+    # when
+    body, headers, value = _through_clean_input(sent)
+    # then
+    assert json.loads(body) == value == {"name": "Caf\u00e9", "ruleset": "novus"}
+    assert headers[b"content-length"] == b"%d" % len(body)
