@@ -34,8 +34,37 @@ NOT_HASHED = ("hash", "voided_by", "dice", WITHHELD)
 
 
 def plain(data: dict[str, Any]) -> dict[str, Any]:
-    """JSON-normal data (tuples become lists), exactly as the event store gives it back."""
-    return json.loads(json.dumps(data))
+    """JSON-normal data (tuples become lists), exactly as the event store gives it back: a
+    copy with new containers, its strings and numbers shared; where anything is not one of
+    JSON's own types (a key that is no string, an enum, a subclass), the JSON round trip
+    itself makes it so. The walk is a fifth of the round trip's time, for each event."""
+    try:
+        return _walked(data)
+    except _NotPlain:
+        return json.loads(json.dumps(data))
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # as they are, the exact types only
+
+
+class _NotPlain(Exception):
+    """A value the walk does not copy exactly as a JSON round trip would."""
+
+
+def _walked(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = item if type(item) in _SCALARS else _walked(item)
+        return out
+    if kind is list or kind is tuple:
+        return [item if type(item) in _SCALARS else _walked(item) for item in value]
+    raise _NotPlain
 
 
 def record(
