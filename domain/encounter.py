@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from copy import deepcopy
 from dataclasses import MISSING, fields
 from datetime import datetime
 from functools import cache
@@ -21,7 +20,7 @@ from domain.dice import DiceSource
 from domain.errors import DamagedRecord, RuleViolation
 from domain.rulesystems import get_rule_system
 from domain.rulesystems.base import Context
-from domain.state import EncounterState
+from domain.state import EncounterState, state_copy
 
 GM = "gm"
 
@@ -42,7 +41,7 @@ class Encounter(Aggregate):
         copied = object.__new__(type(self))
         copied.__dict__.update(self.__dict__)
         copied._pending_events = list(self._pending_events)
-        copied.state = deepcopy(self.state, memo)
+        copied.state = state_copy(self.state, memo)
         return copied
 
     @classmethod

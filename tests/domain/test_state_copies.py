@@ -6,9 +6,15 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any
 
+import pytest
+
 from domain import commands as c
-from domain.state import CombatantState
-from tests.builders import duel
+from domain.encounter import Encounter
+from domain.rulesystems.phantasia import commands as ph
+from domain.state import CombatantState, EncounterState
+from tests.builders import DomainTable, Table, duel
+from tests.builders.phantasia import ORC, PC
+from tests.builders.wits import fighter
 
 
 def changed_everywhere(value: Any) -> None:
@@ -33,23 +39,100 @@ def changed_everywhere(value: Any) -> None:
             changed_everywhere(item)
 
 
-def test_given_a_fight_under_way_when_its_copy_is_changed_everywhere_then_the_encounter_is_not():
+def novus_fight() -> DomainTable:
     table = duel()
     a = table.who("A")["id"]
     table.run(c.SetCondition(combatant=a, condition="bleeding", rate=2))
     table.run(c.SetCondition(combatant=a, condition="stunned", count=2))
     table.run(c.TakeNote(text="ambush at the ford"))
-    encounter = table.encounter
+    assert table.state.actions and table.state.combatants[a].wounds  # something to change
+    return table
+
+
+def phantasia_fight() -> DomainTable:
+    table = Table("phantasia")
+    for ip, (name, stats, side) in enumerate((("P", PC, "heroes"), ("O", ORC, "foes"))):
+        table.add(name, stats, side=side)
+        table.run(c.RollInitiative(combatant=table.ids[name], ip=30 - ip))
+    table.run(ph.StartTurn())
+    table.run(c.TakeNote(text="the orc guards the bridge"))
+    return table
+
+
+def wits_fight() -> DomainTable:
+    table = Table("wits")
+    table.add("A", fighter(), side="heroes")
+    table.add("B", fighter(wits=10), side="foes")
+    table.run(c.RollInitiative())
+    table.run(c.AdjustHits(combatant=table.ids["B"], amount=-2))
+    return table
+
+
+@pytest.mark.parametrize("fight", [novus_fight, phantasia_fight, wits_fight])
+def test_given_a_fight_under_way_when_its_copy_is_changed_everywhere_then_the_encounter_is_not(
+    fight: Any,
+) -> None:
+    encounter = fight().encounter
     before = encounter.state.model_dump()
-    assert before["actions"] and before["combatants"][a]["wounds"]  # something to change
 
     copy = deepcopy(encounter)
     assert copy.state.model_dump() == before and copy.last_hash == encounter.last_hash
+    assert copy.state.model_fields_set == encounter.state.model_fields_set
     changed_everywhere(copy.state)
     copy.state.version += 1
 
     assert encounter.state.model_dump() == before
     assert copy.state.model_dump(warnings=False) != before
+
+
+def test_given_one_list_held_twice_when_the_state_is_copied_then_the_copy_holds_one_copy_twice():
+    # given: what the generic deep copy keeps (its memo), and what a rule could hold twice
+    state = novus_fight().state
+    held = ["one", {"deep": [1]}]
+    state.options.update(first=held, second=held)
+    state.marks.__pydantic_extra__ = {"again": held}  # type: ignore[assignment]
+    # when
+    copy = deepcopy(state)
+    # then
+    assert copy.options["first"] is copy.options["second"] is copy.marks.__pydantic_extra__["again"]
+    assert copy.options["first"] == held and copy.options["first"] is not held
+    assert copy.options["first"][1] is not held[1]
+
+
+class OwnCopy:
+    """A value with its own deep copy, which the walk must use."""
+
+    def __init__(self) -> None:
+        self.copies = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OwnCopy:
+        self.copies += 1
+        return OwnCopy()
+
+
+def test_given_values_the_walk_does_not_know_when_the_state_is_copied_then_each_by_its_own_copy():
+    state = novus_fight().state
+    own, pair = OwnCopy(), ({"in": [1]}, 2)
+    state.options.update(own=own, pair=pair, tags={"a", "b"})
+    # when
+    copy = deepcopy(state)
+    # then
+    assert own.copies == 1 and isinstance(copy.options["own"], OwnCopy)
+    assert copy.options["pair"] == pair and copy.options["pair"][0] is not pair[0]
+    assert copy.options["tags"] == {"a", "b"} and copy.options["tags"] is not state.options["tags"]
+
+
+def test_given_an_encounter_when_copied_then_its_state_and_pending_events_are_its_own():
+    table = novus_fight()
+    encounter: Encounter = table.encounter
+    # when
+    copy = deepcopy(encounter)
+    # then
+    assert isinstance(copy.state, EncounterState) and copy.state is not encounter.state
+    assert copy.pending_events == encounter.pending_events
+    assert copy.pending_events is not encounter.pending_events
+    who = next(iter(copy.state.combatants.values()))
+    assert who.stats is encounter.state.combatants[who.id].stats  # shared by design
 
 
 def test_given_a_combatant_when_his_stats_are_read_often_then_validated_once_and_shared():
