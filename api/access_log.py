@@ -84,9 +84,9 @@ def queued_info(logger: logging.Logger, queue: SimpleQueue) -> Callable[..., Non
 
 
 class Writer(QueueListener):
-    """The access log's thread: a queued line made the record it would have been where it
-    was logged (its time, the logger's filters), save where the call was made: the record
-    names no file, line or function, and the thread is this one."""
+    """The access log's thread: each queued line is made the record it would have been
+    where it was logged (its time, the logger's filters), save where the call was made: the
+    record names no file, line or function, and its thread is this one."""
 
     def __init__(self, logger: logging.Logger, queue: SimpleQueue, *handlers: logging.Handler):
         super().__init__(queue, *handlers, respect_handler_level=True)
