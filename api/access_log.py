@@ -10,10 +10,13 @@ from __future__ import annotations
 import atexit
 import logging
 import re
+import sys
 import time
+import traceback
 from collections.abc import Callable
 from logging.handlers import QueueHandler, QueueListener
 from queue import SimpleQueue
+from typing import Any
 from urllib.parse import unquote_plus
 
 from infra.access import SECRET_PREFIX, TOKEN_SHAPE
@@ -66,17 +69,28 @@ class Line(tuple):
     logged (ns), its format and its arguments."""
 
 
+_FACTORY = logging.getLogRecordFactory()  # logging's own, as fraylog starts
+
+
 def queued_info(logger: logging.Logger, queue: SimpleQueue) -> Callable[..., None]:
     """The access logger's `info`, as the event loop calls it once a request (uvicorn's
     `access_logger.info(format, *args)`): the line queued as it is, the record made in the
     log's thread (`Writer.prepare`). Making the record where it is logged (finding the
-    caller's frame, the record's dozen fields, the logger's filters) was ~5 % of the loop's
-    time a command under load. A call with keywords (none of uvicorn's) takes the
-    logger's usual path."""
+    caller's frame, the record's dozen fields) was ~5 % of the loop's time a command under
+    load. Where making it elsewhere could change it, the logger's usual path makes it here:
+    a call with keywords (none of uvicorn's), filters on the logger or a record factory of
+    the host's own (either may read the request's context), handlers set up again since."""
+    deferred = logger.handlers
 
-    def info(msg: object, *args: object, **kwargs: object) -> None:
-        if kwargs:
-            logging.Logger.info(logger, msg, *args, **kwargs)  # type: ignore[arg-type]
+    def info(msg: object, *args: object, **kwargs: Any) -> None:
+        if (
+            kwargs
+            or logger.filters
+            or logger.handlers is not deferred
+            or logging.getLogRecordFactory() is not _FACTORY
+        ):
+            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1  # the caller is uvicorn's
+            logging.Logger.info(logger, msg, *args, **kwargs)
         elif logger.isEnabledFor(logging.INFO):
             queue.put(Line((time.time_ns(), msg, args)))
 
@@ -106,11 +120,18 @@ class Writer(QueueListener):
         return None if not kept else kept if isinstance(kept, logging.LogRecord) else made
 
     def handle(self, record: logging.LogRecord | Line) -> None:  # type: ignore[override]
-        prepared = self.prepare(record)
-        if prepared is not None:
-            for handler in self.handlers:
-                if prepared.levelno >= handler.level:
-                    handler.handle(prepared)
+        """One line written; a line that fails (a filter raising, say) is reported on
+        stderr as logging reports its errors, and the thread goes on with the next."""
+        try:
+            prepared = self.prepare(record)
+            if prepared is not None:
+                for handler in self.handlers:
+                    if prepared.levelno >= handler.level:
+                        handler.handle(prepared)
+        except Exception:
+            if logging.raiseExceptions:
+                sys.stderr.write("--- Logging error in the access log's thread ---\n")
+                traceback.print_exc(file=sys.stderr)
 
 
 def install() -> None:
@@ -146,7 +167,7 @@ def _defer(logger: logging.Logger) -> bool:
         logger.removeFilter(f)
     queue: SimpleQueue[logging.LogRecord | Line] = SimpleQueue()
     logger.handlers = [Deferred(queue)]
-    logger.info = queued_info(logger, queue)  # type: ignore[method-assign]
+    logger.info = queued_info(logger, queue)  # type: ignore[method-assign]  # after the handlers
     _LISTENER = Writer(logger, queue, *handlers)
     _LISTENER.start()
     atexit.unregister(drain)  # once, however many apps a process makes
@@ -167,7 +188,8 @@ def drain() -> None:
         return
     logger = logging.getLogger("uvicorn.access")
     logger.__dict__.pop("info", None)  # the usual path again
-    logger.handlers = list(listener.handlers)
+    if any(isinstance(h, Deferred) for h in logger.handlers):  # not set up again since
+        logger.handlers = list(listener.handlers)
     listener.stop()  # writes what was queued before the handlers went back, then joins
 
 

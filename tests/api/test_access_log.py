@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import pytest
@@ -97,7 +98,7 @@ def test_given_the_log_off_the_loop_when_uvicorn_logs_then_the_record_is_made_in
     assert made_in and threading.get_ident() not in made_in
     created, msecs, line = written.getvalue().strip().split(" ", 2)
     assert line == '127.0.0.1:1 - "GET /encounters/e?ticket=[redacted] HTTP/1.1" 200'
-    assert before <= float(created) <= after
+    assert before - 1e-6 <= float(created) <= after + 1e-6  # printed to the microsecond
     assert int(msecs) == int(float(created) * 1000) % 1000
 
 
@@ -105,17 +106,70 @@ def test_given_the_log_off_the_loop_when_lines_are_logged_then_filters_and_keywo
     access_logger: tuple[logging.Logger, io.StringIO],
 ) -> None:
     logger, written = access_logger
-    logger.addFilter(lambda record: "/health" not in record.getMessage())  # the host's own
+    logger.handlers[0].setFormatter(logging.Formatter("%(filename)s %(message)s"))
+    request: ContextVar[str] = ContextVar("request", default="none")
+    seen: list[tuple[str, int]] = []
+
+    def health_left_out(record: logging.LogRecord) -> bool:  # the host's own, reading context
+        seen.append((request.get(), threading.get_ident()))
+        return "/health" not in record.getMessage()
+
     access_log.install()
+    logger.addFilter(health_left_out)
+    request.set("r-1")
     # when
     logger.info('"GET %s HTTP/1.1" 200', "/health")
     logger.info('"GET %s HTTP/1.1" 200', "/encounters")
+    logger.removeFilter(health_left_out)
     logger.info('"GET %s HTTP/1.1" %d', "/rulesets", 200, stacklevel=1)  # the usual path
     logger.setLevel(logging.WARNING)
     logger.info('"GET %s HTTP/1.1" 200', "/quiet")  # below the logger's level: nothing
     access_log.drain()
-    # then
+    # then: the filter ran where the line was logged, in its context; each line names its caller
+    assert seen == [("r-1", threading.get_ident())] * 2
     assert written.getvalue().splitlines() == [
-        '"GET /encounters HTTP/1.1" 200',
-        '"GET /rulesets HTTP/1.1" 200',
+        'test_access_log.py "GET /encounters HTTP/1.1" 200',
+        'test_access_log.py "GET /rulesets HTTP/1.1" 200',
     ]
+
+
+def test_given_the_log_off_the_loop_when_a_line_fails_then_the_next_lines_are_written(
+    access_logger: tuple[logging.Logger, io.StringIO], capsys: pytest.CaptureFixture[str]
+) -> None:
+    logger, written = access_logger
+    failed: list[str] = []
+
+    def fails_once(record: logging.LogRecord) -> bool:  # on the handler: in the log's thread
+        if not failed:
+            failed.append(record.getMessage())
+            raise RuntimeError("a filter that fails")
+        return True
+
+    logger.handlers[0].addFilter(fails_once)
+    access_log.install()
+    # when
+    for n in range(3):
+        logger.info('"GET /encounters/%s HTTP/1.1" 200', n)
+    access_log.drain()
+    # then: the failure reported, the thread still writing
+    assert failed == ['"GET /encounters/0 HTTP/1.1" 200']
+    assert written.getvalue().splitlines() == [
+        '"GET /encounters/1 HTTP/1.1" 200',
+        '"GET /encounters/2 HTTP/1.1" 200',
+    ]
+    assert "a filter that fails" in capsys.readouterr().err
+
+
+def test_given_the_log_off_the_loop_when_its_handlers_are_set_up_again_then_lines_go_to_them(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, written = access_logger
+    access_log.install()
+    again = io.StringIO()
+    # when: logging configured again after the app was made (another uvicorn.Config)
+    logger.handlers = [logging.StreamHandler(again)]
+    logger.info('"GET %s HTTP/1.1" 200', "/encounters")
+    access_log.drain()
+    # then
+    assert again.getvalue() == '"GET /encounters HTTP/1.1" 200\n'
+    assert written.getvalue() == ""
