@@ -141,15 +141,17 @@ def clean_body(raw: bytes) -> tuple[bytes, Any]:
     `raw` unchanged and NOT_JSON when it is not JSON (the route refuses it as it always
     did). Raises Refused."""
     try:
-        text = raw.decode("utf-8")
+        # read as the routes read a body (json.loads of bytes): a UTF-8 BOM, UTF-16 or
+        # UTF-32 is a JSON body too, and is cleaned like any other
+        text = raw.decode(json.detect_encoding(raw), "surrogatepass")
         value = _READ.decode(text)
     except _Duplicate as dup:
         where = _duplicated_path(text, dup.key)
         raise Refused(where, f"{where}: key given twice") from None
-    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep: left to
+    except (ValueError, RecursionError):  # not text, not JSON, nested too deep: left to
         return raw, NOT_JSON  # the route's own refusal
     clean = cleaned(value)
-    if clean == value:  # every string as sent (a NaN is never equal: re-encoded)
+    if clean == value:  # every string as sent: the routes read the same value from `raw`
         return raw, clean
     return json.dumps(clean, ensure_ascii=False).encode("utf-8"), clean
 

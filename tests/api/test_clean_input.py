@@ -260,3 +260,29 @@ def test_given_a_body_cleaning_changes_when_sent_then_the_route_reads_it_re_enco
     # then
     assert json.loads(body) == value == {"name": "Caf\u00e9", "ruleset": "novus"}
     assert headers[b"content-length"] == b"%d" % len(body)
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [
+        pytest.param(lambda text: b"\xef\xbb\xbf" + text.encode(), id="UTF-8 with a BOM"),
+        pytest.param(lambda text: text.encode("utf-16"), id="UTF-16"),
+        pytest.param(lambda text: text.encode("utf-32-le"), id="UTF-32"),
+    ],
+)
+def test_given_a_body_not_in_plain_utf8_when_a_bad_name_is_sent_then_still_422(
+    client: TestClient, encoded: Any
+) -> None:
+    # given: bodies the routes read as JSON all the same (json.loads detects the encoding)
+    def created(name: str):
+        body = encoded(json.dumps({"name": name, "ruleset": "novus"}, ensure_ascii=False))
+        return client.post(
+            "/encounters", content=body, headers={"Content-Type": "application/json"}
+        )
+
+    # when
+    refused(created("Evil\u202efight"), "body.name")
+    ok = created("  Caf\u0065\u0301 ")
+    # then: cleaned like any other body
+    assert ok.status_code == 201, ok.text
+    assert client.get(f"/encounters/{ok.json()['id']}").json()["name"] == "Caf\u00e9"
