@@ -78,6 +78,10 @@ def test_given_a_fight_under_way_when_its_copy_is_changed_everywhere_then_the_en
     copy = deepcopy(encounter)
     assert copy.state.model_dump() == before and copy.last_hash == encounter.last_hash
     assert copy.state.model_fields_set == encounter.state.model_fields_set
+    for model, its_copy in [(encounter.state, copy.state)] + [
+        (who, copy.state.combatants[key]) for key, who in encounter.state.combatants.items()
+    ]:
+        assert its_copy.__pydantic_fields_set__ is not model.__pydantic_fields_set__
     changed_everywhere(copy.state)
     copy.state.version += 1
 
