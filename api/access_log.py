@@ -80,13 +80,13 @@ def queued_info(logger: logging.Logger, queue: SimpleQueue) -> Callable[..., Non
     load. Where making it elsewhere could change it, the logger's usual path makes it here:
     a call with keywords (none of uvicorn's), filters on the logger or a record factory of
     the host's own (either may read the request's context), handlers set up again since."""
-    deferred = logger.handlers
+    (deferred,) = logger.handlers  # _defer's, the logger's one handler
 
     def info(msg: object, *args: object, **kwargs: Any) -> None:
         if (
             kwargs
             or logger.filters
-            or logger.handlers is not deferred
+            or logger.handlers != [deferred]
             or logging.getLogRecordFactory() is not _FACTORY
         ):
             kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1  # the caller is uvicorn's

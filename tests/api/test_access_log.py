@@ -166,10 +166,12 @@ def test_given_the_log_off_the_loop_when_its_handlers_are_set_up_again_then_line
     logger, written = access_logger
     access_log.install()
     again = io.StringIO()
-    # when: logging configured again after the app was made (another uvicorn.Config)
+    # when: a handler added after the app was made, then logging configured again
+    logger.addHandler(logging.StreamHandler(added := io.StringIO()))
+    logger.info('"GET %s HTTP/1.1" 200', "/rulesets")
     logger.handlers = [logging.StreamHandler(again)]
     logger.info('"GET %s HTTP/1.1" 200', "/encounters")
     access_log.drain()
     # then
+    assert added.getvalue() == written.getvalue() == '"GET /rulesets HTTP/1.1" 200\n'
     assert again.getvalue() == '"GET /encounters HTTP/1.1" 200\n'
-    assert written.getvalue() == ""
