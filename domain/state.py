@@ -25,9 +25,9 @@ def copied(model: Any, memo: dict[int, Any] | None = None) -> Any:
     numbers shared, an object held twice copied once (`memo`, as the generic deep copy
     does; an empty list or dict excepted, a new one in each place: no rule can count on
     one being held twice, since a snapshot read back never holds one twice), and what its
-    class declares shared (`copy_shares`) shared. The generic deep
-    copy, through each object's hooks and pydantic's, cost about two and a half times as
-    much (a Novus fight of one combatant ~47 → ~18 µs in a tight loop)."""
+    class declares shared (`copy_shares`) shared. The generic deep copy, through each
+    object's hooks and pydantic's, cost about two and a half times as much (a Novus fight
+    of one combatant ~47 → ~18 µs in a tight loop)."""
     return _model(model, {} if memo is None else memo)
 
 
