@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validat
 from domain.errors import DomainError, NotFound
 from domain.visibility import GM, GM_COMBATANTS_DEFAULT, HEALTH, PARTY_DEFAULT
 
-SHARED = (str, int, float, bool, type(None))  # values a copy may share: never changed in place
-_SHARED = frozenset(SHARED)  # the exact types (a subclass of one is copied like any object)
+# values a copy may share, never changed in place: these exact types (a subclass of one is
+# copied like any object)
+_SHARED = frozenset({str, int, float, bool, type(None)})
 _set = object.__setattr__  # a model's own slots, past pydantic's checks
 
 
