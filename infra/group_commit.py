@@ -139,8 +139,7 @@ class GroupCommit:
         if handed:
             self._turn.release()
             try:
-                for one in handed:
-                    _answer(one)
+                _answer(handed)
             finally:
                 self._turn.acquire()
 
@@ -182,35 +181,41 @@ class GroupCommit:
         one.done = True
 
 
-def _answer(one: Saving) -> None:
-    """A handed-over save's answer, on the committing thread: what follows its commit, then
-    its future answered on its loop (nobody waits for it once the loop is closed). Never
-    raises: the saves after it in the batch are answered too."""
-    error = one.error
-    if one.then is not None:
+def _answer(handed: list[Saving]) -> None:
+    """The handed-over saves' answers, on the committing thread: what follows each one's
+    commit, then their futures answered on their loops, each loop woken once for all of
+    its saves (a wake is a write to the loop's own socket and a turn of it: one a save cost
+    the loop and the writer a wake each). Never raises: every save is answered."""
+    woken: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Any]]] = {}
+    for one in handed:
+        error = one.error
+        if one.then is not None:
+            try:
+                error = one.then(error)
+            except BaseException as e:
+                error = e
+        future = one.future
+        assert future is not None
+        woken.setdefault(future.get_loop(), []).append((future, error))
+    for loop, answers in woken.items():
         try:
-            error = one.then(error)
-        except BaseException as e:
-            error = e
-    future = one.future
-    assert future is not None
-    try:
-        future.get_loop().call_soon_threadsafe(_answered, future, error)
-    except RuntimeError:  # its loop is closed
-        log.warning("a save's answer found its event loop closed")
+            loop.call_soon_threadsafe(_answered, answers)
+        except RuntimeError:  # its loop is closed
+            log.warning("%d saves' answers found their event loop closed", len(answers))
 
 
-def _answered(future: asyncio.Future[None], error: BaseException | None) -> None:
-    """On the loop: the future's answer; for one cancelled (its waiter gave up), a failure
+def _answered(answers: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    """On the loop: each future's answer; for one cancelled (its waiter gave up), a failure
     is logged, as nobody will read it."""
-    if future.done():
-        if error is not None:
-            log.warning("a save whose waiter gave up ended with %r", error)
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
+    for future, error in answers:
+        if future.done():
+            if error is not None:
+                log.warning("a save whose waiter gave up ended with %r", error)
+            continue
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
 
 
 class Busy(DomainError):

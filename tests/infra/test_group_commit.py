@@ -356,6 +356,36 @@ def test_given_saves_handed_over_from_a_loop_when_committed_then_each_is_answere
     commits.close()
 
 
+def test_given_saves_handed_over_from_one_loop_when_committed_together_then_it_is_woken_once():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store)
+    first, _ = in_thread(lambda: commits.commit("first"))  # the writer waits behind it
+    assert store.first.wait(30)
+    wakes: list[str] = []
+
+    async def all_at_once() -> list[Any]:
+        loop = asyncio.get_running_loop()
+        wake = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any, **kwargs: Any) -> Any:
+            wakes.append(getattr(callback, "__module__", ""))  # the thread hop's too
+            return wake(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        futures = [commits.submit(x) for x in "abcd"]
+        await asyncio.to_thread(waiting, commits, 4)
+        store.release()
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    # when
+    answers = asyncio.run(all_at_once())
+    # then: one transaction, one wake of the loop for its four answers, each answered
+    first.join(30)
+    assert answers == [None] * 4 and sorted(store.batches[1]) == list("abcd")
+    assert wakes.count("infra.group_commit") == 1
+    commits.close()
+
+
 class Interrupted(BaseException):
     """Not an Exception: what follows a commit may raise anything."""
 
