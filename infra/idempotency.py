@@ -23,7 +23,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 from eventsourcing.utils import get_topic, retry
-from psycopg.sql import Composed, Identifier
+from psycopg.sql import SQL, Composed, Identifier
 
 from domain.errors import DomainError
 from infra.settings import Settings
@@ -143,6 +143,37 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
             self.sql_invoke_pg_function_insert_events, shared, own
         )
         self.pg_function_name_insert_events = own
+        # the events' columns as four arrays, not one array of the library's composite
+        # type: psycopg dumps a composite in Python, field by field (`_insert_stored_events`)
+        self._insert_columns = SQL(
+            "INSERT INTO {schema}.{table} AS t"
+            " (originator_id, originator_version, topic, state)"
+            " SELECT * FROM unnest(%s::{id_type}[], %s::bigint[], %s::text[], %s::bytea[])"
+            " RETURNING notification_id"
+        ).format(
+            schema=Identifier(datastore.schema),
+            table=Identifier(events_table_name),
+            id_type=SQL(datastore.originator_id_type),
+        )
+        self._notify = SQL("NOTIFY {0}").format(Identifier(self.channel_name))
+
+    def _insert_stored_events(
+        self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> None:
+        """The library's insert (eventsourcing 9.5 `PostgresApplicationRecorder`): the
+        table's lock, the channel notified, the events inserted in their order, their
+        notification ids returned; their columns sent as four arrays."""
+        self._lock_table(curs)
+        curs.execute(self._notify)
+        curs.execute(
+            self._insert_columns,
+            (
+                [e.originator_id for e in stored_events],
+                [e.originator_version for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
+            ),
+        )
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any

@@ -8,6 +8,7 @@ import pytest
 
 from domain import commands as c
 from domain.dice import ManualDice
+from domain.encounter import Encounter
 from infra.app import Conflict, Fraylog
 from tests.builders.novus import novus_stats
 
@@ -36,6 +37,30 @@ def test_given_a_recorded_fight_when_the_app_restarts_then_every_event_is_still_
         }
     finally:
         again.close()
+
+
+def test_given_two_encounters_events_when_inserted_together_then_each_row_as_sent_in_its_order(
+    fraylog: Fraylog,
+) -> None:
+    # given: two fights' events, interleaved, as a group commit hands them to the recorder
+    fights = [Encounter.start(f"Table {i}", "novus", "seeded", f"s{i}") for i in range(2)]
+    for fight in fights:
+        fight.add_combatant("A", "x", novus_stats())
+        fight.add_combatant("B", "y", novus_stats())
+    pending = [list(fight.collect_events()) for fight in fights]
+    events = [e for pair in zip(*pending, strict=True) for e in pair]
+    stored = [fraylog.mapper.to_stored_event(e) for e in events]
+    # when
+    ids = fraylog.recorder.insert_events(stored)
+    # then: one row each, in the order sent, with the ids returned; each fight reads back whole
+    assert ids is not None and ids == sorted(ids)
+    rows = fraylog.recorder.select_notifications(start=ids[0], limit=len(stored))
+    assert [r.id for r in rows] == ids
+    assert [(r.originator_id, r.originator_version, r.topic, r.state) for r in rows] == [
+        (s.originator_id, s.originator_version, s.topic, s.state) for s in stored
+    ]
+    for fight in fights:
+        assert fraylog.state(fight.id).combatants.keys() == fight.state.combatants.keys()
 
 
 def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
