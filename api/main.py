@@ -144,6 +144,17 @@ def settle_the_heap() -> None:
     collections had paused every request for up to ~85 ms (the commands' p99 was ~80 ms);
     after, ~10 ms (p99 ~30 ms). Not in tests' apps (`create_app` without `serving`): a
     frozen object is still freed when nothing refers to it, but never when it is caught in
-    a reference cycle, and a test process makes thousands of apps."""
+    a reference cycle, and a test process makes thousands of apps.
+
+    And the young objects collected after YOUNG_OBJECTS more are made than freed, not 700
+    (Python's default): a command's objects are freed as it ends, but the state it leaves
+    is kept (the next command on its encounter starts from it), so at 700 the collector ran
+    every ~20 commands and, promoting those states, a full collection every ~2,500 (~10 ms
+    each): ~8 µs of every command in all under wrk at 16 connections, against ~1 µs at
+    7,000 (docs/scaling.md). What a reference cycle holds waits a little longer for it."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
+
+
+YOUNG_OBJECTS = 7_000  # the collector's first threshold in a served process

@@ -120,9 +120,11 @@ def sqlite_client(tmp_path) -> Iterator[TestClient]:
 def no_frozen_heap() -> Iterator[None]:
     """A test that started the served app (api.main.app_from_env) froze the heap: unfreeze
     it, so that the reference cycles the test made can be collected."""
+    threshold = gc.get_threshold()
     yield
     if gc.get_freeze_count():
         gc.unfreeze()
+    gc.set_threshold(*threshold)  # and its collector's thresholds, as before
 
 
 @pytest.fixture(autouse=True)
