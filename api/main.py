@@ -151,7 +151,8 @@ def settle_the_heap() -> None:
     is kept (the next command on its encounter starts from it), so at 700 the collector ran
     every ~20 commands and, promoting those states, a full collection every ~2,500 (~10 ms
     each): ~8 µs of every command in all under wrk at 16 connections, against ~1 µs at
-    7,000 (docs/scaling.md). What a reference cycle holds waits a little longer for it."""
+    7,000 (docs/scaling.md), on Python 3.11 (3.14's incremental collector counts
+    otherwise). What a reference cycle holds waits a little longer for it."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])

@@ -186,7 +186,9 @@ def _answer(handed: list[Saving]) -> None:
     commit, then their futures answered on their loops, each loop woken once for all of
     its saves (a wake is a write to the loop's own socket and a turn of it: one a save cost
     the loop and the writer a wake each). Never raises: every save is answered."""
-    woken: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Any]]] = {}
+    woken: dict[
+        asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]
+    ] = {}
     for one in handed:
         error = one.error
         if one.then is not None:
@@ -206,16 +208,22 @@ def _answer(handed: list[Saving]) -> None:
 
 def _answered(answers: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
     """On the loop: each future's answer; for one cancelled (its waiter gave up), a failure
-    is logged, as nobody will read it."""
+    is logged, as nobody will read it. An answer a future refuses (a StopIteration, which
+    asyncio will not set) is logged and the future given an error instead: the others of
+    the batch are answered all the same."""
     for future, error in answers:
         if future.done():
             if error is not None:
                 log.warning("a save whose waiter gave up ended with %r", error)
             continue
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
+        try:
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+        except Exception:
+            log.exception("a save's answer could not be given: %r", error)
+            future.set_exception(RuntimeError(f"the save's answer could not be given: {error!r}"))
 
 
 class Busy(DomainError):

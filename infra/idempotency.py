@@ -160,9 +160,10 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
     def _insert_stored_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> None:
-        """The library's insert (eventsourcing 9.5 `PostgresApplicationRecorder`): the
-        table's lock, the channel notified, the events inserted in their order, their
-        notification ids returned; their columns sent as four arrays."""
+        """The library's insert, as eventsourcing 9.5.6's `PostgresApplicationRecorder`
+        and its base make it (the pin keeps it: <9.6): the table's lock, the channel
+        notified, the events inserted in their order, their notification ids returned;
+        their columns sent as four arrays."""
         self._lock_table(curs)
         curs.execute(self._notify)
         curs.execute(

@@ -375,7 +375,7 @@ def test_given_saves_handed_over_from_one_loop_when_committed_together_then_it_i
         futures = [commits.submit(x) for x in "abcd"]
         await asyncio.to_thread(waiting, commits, 4)
         store.release()
-        return await asyncio.gather(*futures, return_exceptions=True)
+        return await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 30)
 
     # when
     answers = asyncio.run(all_at_once())
@@ -383,6 +383,34 @@ def test_given_saves_handed_over_from_one_loop_when_committed_together_then_it_i
     first.join(30)
     assert answers == [None] * 4 and sorted(store.batches[1]) == list("abcd")
     assert wakes.count("infra.group_commit") == 1
+    commits.close()
+
+
+def test_given_a_batch_when_one_answer_cannot_be_given_then_the_others_are_answered(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # given: three saves committed together, the second's answer one asyncio will not set
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store)
+    first, _ = in_thread(lambda: commits.commit("first"))  # the writer waits behind it
+    assert store.first.wait(30)
+    release = threading.Timer(0.0, lambda: (waiting(commits, 3), store.release()))
+    release.start()
+
+    async def all_at_once() -> list[Any]:
+        futures = [
+            commits.submit(x, then=lambda e, x=x: StopIteration() if x == "b" else e)
+            for x in "abc"
+        ]
+        return await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 30)
+
+    # when
+    answers = asyncio.run(all_at_once())
+    # then: the others answered as committed; that one an error, logged
+    first.join(30)
+    assert answers[0] is None and answers[2] is None
+    assert isinstance(answers[1], RuntimeError) and "StopIteration" in str(answers[1])
+    assert any("could not be given" in r.getMessage() for r in caplog.records)
     commits.close()
 
 

@@ -63,6 +63,24 @@ def test_given_two_encounters_events_when_inserted_together_then_each_row_as_sen
         assert fraylog.state(fight.id).combatants.keys() == fight.state.combatants.keys()
 
 
+def test_given_postgres_when_events_are_inserted_then_their_channel_is_notified(
+    fraylog: Fraylog,
+) -> None:
+    if fraylog.settings.backend != "postgres":
+        pytest.skip("SQLite has no LISTEN/NOTIFY: its readers poll")
+    import psycopg
+
+    # given: a listener on the events' channel, as the live feed's subscription listens
+    assert fraylog.settings.database_url is not None
+    with psycopg.connect(fraylog.settings.database_url, autocommit=True) as listener:
+        listener.execute(f'LISTEN "{fraylog.recorder.channel_name}"')  # type: ignore[attr-defined]
+        # when
+        fraylog.create_encounter("Heard", "novus", "seeded", "s")
+        # then
+        heard = list(listener.notifies(timeout=10, stop_after=1))
+    assert [n.channel for n in heard] == [fraylog.recorder.channel_name]  # type: ignore[attr-defined]
+
+
 def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
     fraylog: Fraylog,
 ) -> None:
