@@ -137,6 +137,9 @@ def app_from_env() -> FastAPI:
     return create_app(Settings.from_env(), serving=True)
 
 
+YOUNG_OBJECTS = 7_000  # the collector's first threshold in a served process
+
+
 def settle_the_heap() -> None:
     """What a started server holds for its life (modules, routes, schemas, validators) moved
     out of the garbage collector's sight, once its garbage is collected: a full collection
@@ -157,5 +160,3 @@ def settle_the_heap() -> None:
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
 
-
-YOUNG_OBJECTS = 7_000  # the collector's first threshold in a served process

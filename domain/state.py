@@ -20,15 +20,15 @@ _SHARED = frozenset({str, int, float, bool, type(None)})
 _set = object.__setattr__  # a model's own slots, past pydantic's checks
 
 
-def copied(model: Any, memo: dict[int, Any] | None = None) -> Any:
-    """A deep copy of a state model for a command to work on (the cached state is copied
-    for each): its models, lists and dicts copied by one walk (`_held`), its strings and
-    numbers shared, an object held twice copied once (`memo`, as the generic deep copy
-    does; an empty list or dict excepted, a new one in each place: no rule can count on
-    one being held twice, since a snapshot read back never holds one twice), and what its
-    class declares shared (`copy_shares`) shared. The generic deep copy, through each
-    object's hooks and pydantic's, cost about two and a half times as much (a Novus fight
-    of one combatant ~47 → ~18 µs in a tight loop)."""
+def state_copy(model: Any, memo: dict[int, Any] | None = None) -> Any:
+    """The `__deepcopy__` of the state's models: a deep copy for a command to work on (the
+    cached state is copied for each): its models, lists and dicts copied by one walk
+    (`_held`), its strings and numbers shared, an object held twice copied once (`memo`,
+    as the generic deep copy does; an empty list or dict excepted, a new one in each place:
+    no rule can count on one being held twice, since a snapshot read back never holds one
+    twice), and what its class declares shared (`copy_shares`) shared. The generic deep
+    copy, through each object's hooks and pydantic's, cost about two and a half times as
+    much (a Novus fight of one combatant ~47 → ~18 µs in a tight loop)."""
     return _model(model, {} if memo is None else memo)
 
 
@@ -87,11 +87,6 @@ def _shares(kind: type) -> frozenset[str] | None:
         walked = isinstance(kind, type) and getattr(kind, "__deepcopy__", None) in _WALKED
         plan = _PLANS[kind] = frozenset(getattr(kind, "copy_shares", ())) if walked else None
         return plan
-
-
-def state_copy(self: Any, memo: dict[int, Any] | None = None) -> Any:
-    """The `__deepcopy__` of the state's models: `copied`."""
-    return copied(self, memo)
 
 
 _WALKED = (state_copy, BaseModel.__deepcopy__)  # pydantic's own hook: a deep copy of each field

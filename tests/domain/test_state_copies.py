@@ -1,4 +1,4 @@
-"""The copy a command works on (domain/state.py `copied`, Encounter.__deepcopy__): changing
+"""The copy a command works on (domain/state.py `state_copy`, Encounter.__deepcopy__): changing
 anything in it leaves the cached encounter as it was."""
 
 from __future__ import annotations
