@@ -175,3 +175,109 @@ def test_given_the_log_off_the_loop_when_its_handlers_are_set_up_again_then_line
     # then
     assert added.getvalue() == written.getvalue() == '"GET /rulesets HTTP/1.1" 200\n'
     assert again.getvalue() == '"GET /encounters HTTP/1.1" 200\n'
+
+
+class CountedWrites(io.StringIO):
+    """A stream that counts its writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def uvicorns_handler(logger: logging.Logger, colours: bool) -> CountedWrites:
+    """The access logger's handler as `uvicorn.run` sets it up (uvicorn's LOGGING_CONFIG: a
+    StreamHandler of its AccessFormatter), writing to a stream that counts its writes."""
+    from uvicorn.config import LOGGING_CONFIG
+    from uvicorn.logging import AccessFormatter
+
+    stream = CountedWrites()
+    handler = logging.StreamHandler(stream)
+    fmt = LOGGING_CONFIG["formatters"]["access"]["fmt"]
+    handler.setFormatter(AccessFormatter(fmt, use_colors=colours))
+    logger.handlers = [handler]
+    return stream
+
+
+UVICORN_CALLS = [  # (client, method, path, HTTP version, status), as uvicorn logs an answer
+    ("127.0.0.1:50412", "POST", "/encounters/e/commands", "1.1", 200),
+    ("[::1]:9", "GET", f"/encounters/e/stream?ticket={'T' * 30}&x=1", "1.1", 404),
+    ("10.0.0.2:3", "GET", "/encounters/e/log?after=3", "1.0", 304),
+    ("10.0.0.2:4", "DELETE", "/caf%C3%A9", "1.1", 599),  # no phrase for it
+    ("10.0.0.2:5", "POST", "/encounters", "1.1", 500),
+]
+
+
+@pytest.mark.parametrize("colours", [False, True])
+def test_given_uvicorns_handler_when_it_logs_answers_then_each_line_is_the_formatters_own(
+    access_logger: tuple[logging.Logger, io.StringIO],
+    monkeypatch: pytest.MonkeyPatch,
+    colours: bool,
+) -> None:
+    logger, _ = access_logger
+    stream = uvicorns_handler(logger, colours)
+    formatter = logger.handlers[0].formatter
+    assert formatter is not None
+    expected = []
+    for call in UVICORN_CALLS:  # what uvicorn's formatter writes of a redacted record
+        record = logging.LogRecord(
+            "uvicorn.access", logging.INFO, "", 0, access_log.UVICORN_LINE, call, None
+        )
+        access_log.RedactTokens().filter(record)
+        expected.append(formatter.format(record))
+    access_log.install()
+    assert access_log._LISTENER is not None and access_log._LISTENER.written is not None
+
+    def no_record(*args: Any) -> None:
+        raise AssertionError("a record made for one of uvicorn's lines")
+
+    monkeypatch.setattr(access_log.Writer, "prepare", no_record)
+    # when: uvicorn's calls, on the event loop
+    for call in UVICORN_CALLS:
+        logger.info(access_log.UVICORN_LINE, *call)
+    access_log.drain()
+    # then: the same lines, made without a record; secrets redacted, colours as set
+    assert stream.getvalue().splitlines() == expected
+    assert "[redacted]" in expected[1] and "T" * 30 not in stream.getvalue()
+    assert ("\x1b[" in stream.getvalue()) is colours
+
+
+def test_given_uvicorns_handler_when_lines_come_together_then_they_are_written_together_in_order(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, _ = access_logger
+    stream = uvicorns_handler(logger, colours=False)
+    access_log.install()
+    # when: a burst of answers, one of them logged with a keyword (the usual path: a record)
+    for n in range(100):
+        keywords = {"stacklevel": 1} if n == 50 else {}
+        logger.info(
+            access_log.UVICORN_LINE, "127.0.0.1:1", "POST", f"/e/{n}", "1.1", 200, **keywords
+        )
+    access_log.drain()
+    # then: every line, in order, in fewer writes than lines (the thread waits for more)
+    lines = stream.getvalue().splitlines()
+    assert [line.split('"')[1] for line in lines] == [f"POST /e/{n} HTTP/1.1" for n in range(100)]
+    assert stream.writes < 100
+
+
+def test_given_a_handler_of_the_hosts_own_when_the_log_is_installed_then_lines_take_the_usual_path(
+    access_logger: tuple[logging.Logger, io.StringIO],
+) -> None:
+    logger, _ = access_logger  # a plain Formatter: not uvicorn's
+    from uvicorn.logging import AccessFormatter
+
+    access_log.install()
+    plain = access_log._LISTENER
+    access_log.drain()
+    logger.handlers[0].setFormatter(AccessFormatter("%(asctime)s %(client_addr)s"))
+    access_log.install()
+    timed = access_log._LISTENER
+    access_log.drain()
+    # then: neither is written out by fraylog (a time in the format: the formatter makes it)
+    assert plain is not None and plain.written is None
+    assert timed is not None and timed.written is None
