@@ -399,8 +399,7 @@ def test_given_a_batch_when_one_answer_cannot_be_given_then_the_others_are_answe
 
     async def all_at_once() -> list[Any]:
         futures = [
-            commits.submit(x, then=lambda e, x=x: StopIteration() if x == "b" else e)
-            for x in "abc"
+            commits.submit(x, then=lambda e, x=x: StopIteration() if x == "b" else e) for x in "abc"
         ]
         return await asyncio.wait_for(asyncio.gather(*futures, return_exceptions=True), 30)
 
@@ -572,3 +571,97 @@ def test_given_db_functions_when_the_roster_shares_the_schema_then_each_save_lan
         roster.close()
     assert counts == [3, 0]
     assert fraylog.state(eid).version == 3
+
+
+class Gathering:
+    """The writer's wait for more saves (`GroupCommit._write`), for a test: each wait noted,
+    and what `during` does run in it, in the writer's thread, the store's turn given up."""
+
+    def __init__(self, commits: GroupCommit) -> None:
+        self.waits: list[float] = []
+        self.during: Callable[[], None] = lambda: None
+        commits._sleep = self
+
+    def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.during()
+
+
+def test_given_a_writer_under_load_when_fewer_saves_come_than_last_then_it_waits_for_more():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store, gather=0.25)
+    gathering = Gathering(commits)
+
+    async def played() -> list[Any]:
+        loop = asyncio.get_running_loop()
+        a = commits.submit("a")  # given: the writer commits it, held, while two more queue
+        await asyncio.to_thread(store.first.wait, 30)
+        bc = [commits.submit(x) for x in "bc"]
+        await asyncio.to_thread(waiting, commits, 2)
+        store.release()
+        await asyncio.wait_for(asyncio.gather(a, *bc), 30)  # a batch of two: under load
+        later: list[asyncio.Future[None]] = []
+
+        def another_comes() -> None:  # while the writer waits: the next table's save
+            loop.call_soon_threadsafe(lambda: later.append(commits.submit("e")))
+            waiting(commits, 2)
+
+        gathering.during = another_comes
+        # when: one save comes, then another while the writer waits
+        d = commits.submit("d")
+        await asyncio.wait_for(d, 30)
+        return await asyncio.wait_for(asyncio.gather(*later), 30)
+
+    answers = asyncio.run(played())
+    # then: it waited once, as long as set, and the two were committed together
+    assert answers == [None]
+    assert gathering.waits == [0.25]
+    assert [sorted(b) for b in store.batches] == [["a"], ["b", "c"], ["d", "e"]]
+    commits.close()
+
+
+def test_given_one_save_at_a_time_when_each_is_handed_over_then_the_writer_never_waits():
+    store = HeldStore(refusing("none"))
+    store.release()  # nothing held
+    commits = GroupCommit(store, gather=0.25)
+    gathering = Gathering(commits)
+
+    async def one_after_another() -> None:
+        for x in "abcd":
+            await asyncio.wait_for(commits.submit(x), 30)
+
+    # when
+    asyncio.run(one_after_another())
+    # then: each committed alone, at once
+    assert store.batches == [["a"], ["b"], ["c"], ["d"]]
+    assert gathering.waits == []
+    commits.close()
+
+
+def test_given_a_writer_waiting_for_more_when_a_caller_leads_meanwhile_then_each_save_is_answered():
+    store = HeldStore(refusing("none"))
+    commits = GroupCommit(store, gather=0.25)
+    gathering = Gathering(commits)
+    led: dict[str, Any] = {}
+
+    def a_caller_leads() -> None:  # a worker thread's command, while the writer waits
+        thread, outcome = in_thread(lambda: commits.commit("x"))
+        thread.join(30)
+        led.update(outcome, done=not thread.is_alive())
+
+    async def played() -> Any:
+        a = commits.submit("a")
+        await asyncio.to_thread(store.first.wait, 30)
+        bc = [commits.submit(x) for x in "bc"]
+        await asyncio.to_thread(waiting, commits, 2)
+        store.release()
+        await asyncio.wait_for(asyncio.gather(a, *bc), 30)
+        gathering.during = a_caller_leads
+        # when: the writer waits for more; the caller leads, with the save waiting
+        return await asyncio.wait_for(commits.submit("d"), 30)
+
+    answer = asyncio.run(played())
+    # then: both committed, together, by the caller; the writer led nothing after
+    assert answer is None and led == {"value": None, "done": True}
+    assert [sorted(b) for b in store.batches] == [["a"], ["b", "c"], ["d", "x"]]
+    commits.close()
