@@ -27,6 +27,7 @@ PARAMETER = re.compile(r"(?P<name>[^?&=\s\"']+)=(?P<value>[^&\s\"']*)")
 SHAPE = re.compile(TOKEN_SHAPE)
 LOGGERS = ("uvicorn.access", "uvicorn.error")
 GATHER_SECONDS = 0.005  # how long the log's thread, woken by a line, waits for more
+GATHER_MOST = 256  # lines written together at most
 
 
 def redact(text: str) -> str:
@@ -132,6 +133,13 @@ class Written:
         shown = formatter.color_level_name(name, logging.INFO) if self.colours else name
         self.prefix = shown + ":" + " " * (8 - len(name))  # as uvicorn's formatMessage
         self.statuses: dict[int, str] = {}
+        self.bold: Callable[[str], str] = lambda text: text
+        if self.colours:
+            try:  # uvicorn's own since 0.55; click's before
+                from uvicorn._ansi import style
+            except ImportError:
+                from click import style
+            self.bold = lambda text: style(text, bold=True)
 
     @classmethod
     def of(cls, handlers: tuple[logging.Handler, ...]) -> Written | None:
@@ -153,8 +161,12 @@ class Written:
             return None
         if any(type(f) is not RedactTokens for f in handler.filters):
             return None
-        written = cls(handler, formatter)
-        return written if all(written.line(p) == written.usual(p) for p in PROBES) else None
+        try:
+            written = cls(handler, formatter)
+            same = all(written.line(p) == written.usual(p) for p in PROBES)
+        except Exception:  # a uvicorn unlike the one this was written for: the usual path
+            return None
+        return written if same else None
 
     def applies(self) -> bool:
         """Whether the handler is still as it was (its formatter, filters and level)."""
@@ -173,11 +185,7 @@ class Written:
         shown = self.statuses.get(status)
         if shown is None:
             shown = self.statuses[status] = self.formatter.get_status_code(int(status))
-        request = f"{method} {path} HTTP/{version}"
-        if self.colours:
-            from uvicorn._ansi import style
-
-            request = style(request, bold=True)
+        request = self.bold(f"{method} {path} HTTP/{version}")
         fields = {
             "levelprefix": self.prefix,
             "client_addr": client,
@@ -195,12 +203,23 @@ class Written:
 
     def write(self, lines: list[str]) -> None:
         """Lines written as the handler's `emit` writes each (under its lock, flushed), in
-        one write."""
+        one write; that failing, one by one, so that only a line that fails (one the
+        stream cannot encode, say) is lost, reported as logging reports its errors."""
         handler = self.handler
         end = handler.terminator
         with handler.lock:  # type: ignore[union-attr]
-            handler.stream.write(end.join(lines) + end)
-            handler.flush()
+            try:
+                handler.stream.write(end.join(lines) + end)
+                handler.flush()
+                return
+            except Exception:
+                pass
+            for line in lines:
+                _reported(self._write_one, line)
+
+    def _write_one(self, line: str) -> None:
+        self.handler.stream.write(line + self.handler.terminator)
+        self.handler.flush()
 
 
 class Writer(QueueListener):
@@ -210,10 +229,10 @@ class Writer(QueueListener):
     default handler, uvicorn's line is made without a record (`Written`).
 
     Woken by a line, the thread waits GATHER_SECONDS for the lines that follow it, then
-    writes them together: each wake of a thread passes the interpreter's lock to it and
-    back, which under load cost the event loop more than the line itself (docs/scaling.md).
-    A line is written at most that much later; a server's shutdown writes every line
-    (`drain`)."""
+    writes them together (GATHER_MOST at most a write): each wake of a thread passes the
+    interpreter's lock to it and back, which under load cost the event loop more than the
+    line itself (docs/scaling.md). A line is written about that much later (more only if
+    writing falls behind); a server's shutdown writes every line (`drain`)."""
 
     def __init__(self, logger: logging.Logger, queue: SimpleQueue, *handlers: logging.Handler):
         super().__init__(queue, *handlers, respect_handler_level=True)
@@ -257,6 +276,8 @@ class Writer(QueueListener):
         if not written.applies():
             return False
         self.gathered.append(written.line(args))
+        if len(self.gathered) >= GATHER_MOST:  # lines that never stop coming: written all the same
+            self._write_gathered()
         return True
 
     def prepare(self, record: logging.LogRecord | Line) -> logging.LogRecord | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -281,3 +282,74 @@ def test_given_a_handler_of_the_hosts_own_when_the_log_is_installed_then_lines_t
     # then: neither is written out by fraylog (a time in the format: the formatter makes it)
     assert plain is not None and plain.written is None
     assert timed is not None and timed.written is None
+
+
+def test_given_uvicorns_handler_when_a_line_cannot_be_written_then_only_that_line_is_lost(
+    access_logger: tuple[logging.Logger, io.StringIO], capsys: pytest.CaptureFixture[str]
+) -> None:
+    logger, _ = access_logger
+    stream = uvicorns_handler(logger, colours=False)
+
+    def refusing(text: str) -> int:  # a stream that cannot take one of the lines
+        if "/bad" in text:
+            raise UnicodeEncodeError("ascii", text, 0, 1, "a line it cannot encode")
+        return CountedWrites.write(stream, text)
+
+    stream.write = refusing  # type: ignore[method-assign]
+    access_log.install()
+    # when: a burst, one line of which the stream refuses
+    for path in ("/e/1", "/bad", "/e/2", "/e/3"):
+        logger.info(access_log.UVICORN_LINE, "127.0.0.1:1", "GET", path, "1.1", 200)
+    access_log.drain()
+    # then: the others written, in order; the failure reported
+    assert [line.split('"')[1] for line in stream.getvalue().splitlines()] == [
+        "GET /e/1 HTTP/1.1",
+        "GET /e/2 HTTP/1.1",
+        "GET /e/3 HTTP/1.1",
+    ]
+    assert "a line it cannot encode" in capsys.readouterr().err
+
+
+def test_given_lines_that_keep_coming_when_gathered_then_each_write_holds_at_most_the_limit(
+    access_logger: tuple[logging.Logger, io.StringIO], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logger, _ = access_logger
+    monkeypatch.setattr(access_log, "GATHER_MOST", 10)
+    stream = uvicorns_handler(logger, colours=False)
+    sizes: list[int] = []
+
+    def counted(text: str) -> int:
+        sizes.append(text.count("\n"))
+        return CountedWrites.write(stream, text)
+
+    stream.write = counted  # type: ignore[method-assign]
+    access_log.install()
+    # when
+    for n in range(100):
+        logger.info(access_log.UVICORN_LINE, "127.0.0.1:1", "GET", f"/e/{n}", "1.1", 200)
+    access_log.drain()
+    # then: all written, none more than ten at a time
+    assert sum(sizes) == 100 and max(sizes) <= 10
+    assert len(stream.getvalue().splitlines()) == 100
+
+
+def test_given_an_older_uvicorn_when_colours_are_on_then_lines_are_still_its_formatters(
+    access_logger: tuple[logging.Logger, io.StringIO], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logger, _ = access_logger
+    stream = uvicorns_handler(logger, colours=True)
+    monkeypatch.setitem(sys.modules, "uvicorn._ansi", None)  # as before uvicorn 0.55: click's
+    formatter = logger.handlers[0].formatter
+    assert formatter is not None
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, "", 0, access_log.UVICORN_LINE, UVICORN_CALLS[0], None
+    )
+    expected = formatter.format(record)
+    # when
+    access_log.install()
+    written = access_log._LISTENER and access_log._LISTENER.written
+    logger.info(access_log.UVICORN_LINE, *UVICORN_CALLS[0])
+    access_log.drain()
+    # then: the server starts, fraylog still makes the line, and it is the formatter's
+    assert written is not None
+    assert stream.getvalue().splitlines() == [expected]

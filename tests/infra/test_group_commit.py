@@ -658,10 +658,15 @@ def test_given_a_writer_waiting_for_more_when_a_caller_leads_meanwhile_then_each
         await asyncio.wait_for(asyncio.gather(a, *bc), 30)
         gathering.during = a_caller_leads
         # when: the writer waits for more; the caller leads, with the save waiting
-        return await asyncio.wait_for(commits.submit("d"), 30)
+        answer = await asyncio.wait_for(commits.submit("d"), 30)
+        gathering.during = lambda: None
+        await asyncio.wait_for(commits.submit("f"), 30)  # then one save alone
+        return answer
 
     answer = asyncio.run(played())
-    # then: both committed, together, by the caller; the writer led nothing after
+    # then: both committed, together, by the caller; the writer led nothing after, and
+    # waits no more for the save that came alone (not under load, as far as it knows)
     assert answer is None and led == {"value": None, "done": True}
-    assert [sorted(b) for b in store.batches] == [["a"], ["b", "c"], ["d", "x"]]
+    assert [sorted(b) for b in store.batches] == [["a"], ["b", "c"], ["d", "x"], ["f"]]
+    assert gathering.waits == [0.25]
     commits.close()
