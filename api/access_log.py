@@ -45,13 +45,18 @@ def redact(text: str) -> str:
     return SHAPE.sub(REDACTED, PARAMETER.sub(parameter, text))
 
 
+def redacted(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A log call's arguments with each string redacted."""
+    return tuple(redact(a) if isinstance(a, str) else a for a in args)
+
+
 class RedactTokens(logging.Filter):
     """Rewrites a record that holds a token or a ticket (it is never dropped): each string
     argument (uvicorn's access formatter reads the path from them), and the message."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+            record.args = redacted(record.args)
         if isinstance(record.msg, str):
             record.msg = redact(record.msg)
         return True
@@ -179,9 +184,7 @@ class Written:
 
     def line(self, args: tuple[Any, ...]) -> str:
         """One access line, as the formatter makes it of uvicorn's arguments."""
-        client, method, path, version, status = (
-            redact(a) if isinstance(a, str) else a for a in args
-        )
+        client, method, path, version, status = redacted(args)
         shown = self.statuses.get(status)
         if shown is None:
             shown = self.statuses[status] = self.formatter.get_status_code(int(status))
@@ -205,20 +208,15 @@ class Written:
         """Lines written as the handler's `emit` writes each (under its lock, flushed), in
         one write; that failing, one by one, so that only a line that fails (one the
         stream cannot encode, say) is lost, reported as logging reports its errors."""
-        handler = self.handler
-        end = handler.terminator
-        with handler.lock:  # type: ignore[union-attr]
+        with self.handler.lock:  # type: ignore[union-attr]
             try:
-                handler.stream.write(end.join(lines) + end)
-                handler.flush()
-                return
-            except Exception:
-                pass
-            for line in lines:
-                _reported(self._write_one, line)
+                self._put(self.handler.terminator.join(lines))
+            except Exception:  # a line the stream refuses: each alone
+                for line in lines:
+                    _reported(self._put, line)
 
-    def _write_one(self, line: str) -> None:
-        self.handler.stream.write(line + self.handler.terminator)
+    def _put(self, text: str) -> None:
+        self.handler.stream.write(text + self.handler.terminator)
         self.handler.flush()
 
 
