@@ -34,7 +34,15 @@ from infra.dice import dice_for
 from infra.export_rows import StoredLog
 from infra.group_commit import GroupCommit, Turns
 from infra.history import StoredHistory, corrections_of
-from infra.idempotency import ALSO, MARK, Also, IdempotencyKeys, Mark, recorder_env
+from infra.idempotency import (
+    ALSO,
+    MARK,
+    UNNUMBERED,
+    Also,
+    IdempotencyKeys,
+    Mark,
+    recorder_env,
+)
 from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsAsync, PositionsHere
 from infra.runner_lock import creating_tables
 from infra.secrets import SecretStore
@@ -622,7 +630,7 @@ class Fraylog(Application[UUID]):
             mark, also = saving.saved_kwargs.get(MARK), saving.saved_kwargs.get(ALSO)
             marks += [mark] if mark is not None else []
             writes += [also] if also is not None else []
-        together.saved_kwargs = {MARK: marks, ALSO: writes}
+        together.saved_kwargs = {MARK: marks, ALSO: writes, UNNUMBERED: True}
         self._record(together)
 
     def _sign_after(self, encounter: Encounter) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -10,6 +11,7 @@ from domain import commands as c
 from domain.dice import ManualDice
 from domain.encounter import Encounter
 from infra.app import Conflict, Fraylog
+from infra.idempotency import UNNUMBERED
 from tests.builders.novus import novus_stats
 
 
@@ -79,6 +81,78 @@ def test_given_postgres_when_events_are_inserted_then_their_channel_is_notified(
         # then
         heard = list(listener.notifies(timeout=10, stop_after=1))
     assert [n.channel for n in heard] == [fraylog.recorder.channel_name]  # type: ignore[attr-defined]
+
+
+def postgres_only(fraylog: Fraylog) -> None:
+    if fraylog.settings.backend != "postgres":
+        pytest.skip("a PostgreSQL recorder's query: SQLite's transaction is its own")
+
+
+def interleaved(fraylog: Fraylog, n: int) -> list[Any]:
+    """`n` new fights' events, interleaved, stored as a group commit hands them over."""
+    fights = [Encounter.start(f"Table {i}", "novus", "seeded", f"s{i}") for i in range(n)]
+    for fight in fights:
+        fight.add_combatant("A", "x", novus_stats())
+    pending = [list(fight.collect_events()) for fight in fights]
+    return [fraylog.mapper.to_stored_event(e) for pair in zip(*pending, strict=True) for e in pair]
+
+
+def recorded_after(fraylog: Fraylog, last: int | None) -> list[Any]:
+    """The notifications recorded after id `last` (None: all)."""
+    return list(fraylog.recorder.select_notifications(start=(last or 0) + 1, limit=1000))
+
+
+def test_given_a_batch_no_caller_numbers_when_recorded_then_one_query_commits_and_notifies(
+    fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    postgres_only(fraylog)
+    import psycopg
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    # given: three fights' events; the library's insert (a pipeline of each statement and
+    # two syncs) refuses, so only the one query can record them
+    stored = interleaved(fraylog, 3)
+    last = fraylog.recorder.max_notification_id()
+
+    def refused(*_: Any, **__: Any) -> None:
+        raise AssertionError("the library's insert was used")
+
+    monkeypatch.setattr(PostgresApplicationRecorder, "insert_events", refused)
+    assert fraylog.settings.database_url is not None
+    with psycopg.connect(fraylog.settings.database_url, autocommit=True) as listener:
+        listener.execute(f'LISTEN "{fraylog.recorder.channel_name}"')  # type: ignore[attr-defined]
+        # when
+        ids = fraylog.recorder.insert_events(stored, **{UNNUMBERED: True})
+        heard = list(listener.notifies(timeout=10, stop_after=1))
+    # then: no ids asked for, none returned; each row as sent, numbered in the order sent;
+    # the channel notified, as the live feed and the read models' runner follow it
+    assert ids is None
+    rows = recorded_after(fraylog, last)
+    assert [(r.originator_id, r.originator_version, r.state) for r in rows] == [
+        (s.originator_id, s.originator_version, s.state) for s in stored
+    ]
+    assert [r.id for r in rows] == sorted(r.id for r in rows)
+    assert [n.channel for n in heard] == [fraylog.recorder.channel_name]  # type: ignore[attr-defined]
+
+
+def test_given_a_position_taken_in_a_batch_recorded_at_once_then_none_of_it_is_recorded(
+    fraylog: Fraylog,
+) -> None:
+    postgres_only(fraylog)
+    from eventsourcing.persistence import IntegrityError
+
+    # given: a fight recorded, then a batch of two new fights and that fight's first event
+    last = fraylog.recorder.max_notification_id()
+    stored = interleaved(fraylog, 1)
+    fraylog.recorder.insert_events(stored, **{UNNUMBERED: True})
+    batch = [*interleaved(fraylog, 2), stored[0]]
+    # when
+    with pytest.raises(IntegrityError):
+        fraylog.recorder.insert_events(batch, **{UNNUMBERED: True})
+    # then: nothing of the batch recorded; without the event taken, it records
+    assert len(recorded_after(fraylog, last)) == len(stored)
+    fraylog.recorder.insert_events(batch[:-1], **{UNNUMBERED: True})
+    assert len(recorded_after(fraylog, last)) == len(stored) + len(batch) - 1
 
 
 def test_given_two_writers_on_one_encounter_when_both_save_then_second_gets_409(
