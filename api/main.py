@@ -72,7 +72,7 @@ def create_app(
         try:
             yield
             feed.stop()
-            await fraylog.close_reads_on_loop()
+            await fraylog.close_on_loop()
             fraylog.close()
             campaigns.close()
         finally:

@@ -39,6 +39,7 @@ def server_env(settings: Settings) -> dict[str, str]:
     env["FRAYLOG_SQLITE_SYNCHRONOUS"] = settings.sqlite_synchronous
     env["FRAYLOG_CPU"] = settings.cpu
     env["FRAYLOG_DECIDE_ON_LOOP"] = "on" if settings.decide_on_loop else "off"
+    env["FRAYLOG_COMMIT_ON_LOOP"] = "on" if settings.commit_on_loop else "off"
     # the command path alone: no rate limits (a bench is a flood by design) and no read
     # models' runner sharing the server's process
     env.update(

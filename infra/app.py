@@ -32,7 +32,7 @@ from infra.checkpoints import Checkpoints
 from infra.choices import choices
 from infra.dice import dice_for
 from infra.export_rows import StoredLog
-from infra.group_commit import GroupCommit, Turns
+from infra.group_commit import GroupCommit, LoopCommits, Turns
 from infra.history import StoredHistory, corrections_of
 from infra.idempotency import (
     ALSO,
@@ -41,6 +41,7 @@ from infra.idempotency import (
     Also,
     IdempotencyKeys,
     Mark,
+    columns,
     recorder_env,
 )
 from infra.kept_reads import KeptAnswers, KeptNarratives, PositionsAsync, PositionsHere
@@ -170,6 +171,18 @@ class Fraylog(Application[UUID]):
             self.settings.commit_group_size,
             own=(IntegrityError, DomainError),  # a taken position; a key's mark, a cap
         )
+        # PostgreSQL: what is decided on the event loop is committed there too
+        self.loop_commits: LoopCommits | None = None
+        url = self.settings.database_url
+        if self.settings.backend == "postgres" and url and self.settings.commit_on_loop:
+            self.loop_commits = LoopCommits(
+                url,
+                self.recorder.at_once,  # type: ignore[attr-defined]
+                self._columns_of,
+                self.commits,
+                self.settings.commit_group_size,
+                f"fraylog commits {self.settings.postgres_schema or 'public'}",
+            )
         self.turns = Turns()  # one write at a time per encounter in this process
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
@@ -315,10 +328,11 @@ class Fraylog(Application[UUID]):
         self, encounter_id: UUID, command: Any, grant: Grant | None = None
     ) -> Recorded | None:
         """Run a command on the event loop, where the store is not needed to decide it: on
-        the encounter as this process keeps it (`_kept`), its turn free, its events handed to
-        the writer (GroupCommit.submit) and awaited. No worker thread decides it or waits for
-        its commit, which under load was most of a command's cost in hand-offs between
-        threads.
+        the encounter as this process keeps it (`_kept`), its turn free, its events committed
+        on the loop (PostgreSQL: `LoopCommits`, unless what follows needs the store) or
+        handed to the writer (GroupCommit.submit), and awaited. No worker thread decides it
+        or waits for its commit, which under load was most of a command's cost in hand-offs
+        between threads.
 
         None, having recorded nothing, where `execute` must run instead, in a worker thread:
         the encounter not kept, or recorded on by another process lately; a correction (it
@@ -326,8 +340,9 @@ class Fraylog(Application[UUID]):
         store); another command holding or waiting for the turn; a refusal (decided again
         there, so its answer is the one `execute` gives, with what a player may see of it);
         the save finding its position taken by another process (decided again on the
-        latest). What follows the commit runs on the committing thread before the turn is
-        given back (`_after_commit`), whether or not this coroutine still waits."""
+        latest). What follows the commit runs where it was committed (the loop, or the
+        writer's thread) before the turn is given back (`_after_commit`), whether or not
+        this coroutine still waits."""
         if isinstance(command, Void | Undo | Redo):
             return None
         give_back = self.turns.take_now(encounter_id)
@@ -347,15 +362,22 @@ class Fraylog(Application[UUID]):
                 return None
             pending = list(encounter.pending_events)
             saving = _saving(encounter)
-            committed = self.commits.submit(
-                saving, then=lambda error: self._after_commit(error, saving, pending, give_back)
-            )
+
+            def then(error: BaseException | None) -> BaseException | None:
+                return self._after_commit(error, saving, pending, give_back)
+
+            # committed on the loop, unless what follows needs the store: a snapshot, a
+            # checkpoint (they are written by the writer thread, the loop never waits)
+            if self.loop_commits is not None and not self._follows_with_store(pending):
+                committed = self.loop_commits.submit(saving, then)
+            if committed is None:
+                committed = self.commits.submit(saving, then=then)
         finally:
             if committed is None:
                 give_back()
         try:
-            # cancelled, this coroutine cancels only the future: the writer commits the save
-            # and runs what follows it all the same (infra.group_commit `_answered`)
+            # cancelled, this coroutine cancels only the future: the save is committed and
+            # what follows it run all the same (infra.group_commit `_answered`)
             await committed
         except IntegrityError:  # its positions are taken by another process: nothing recorded
             return None
@@ -521,6 +543,8 @@ class Fraylog(Application[UUID]):
         return self._save(fork, also=claim)
 
     def close(self) -> None:
+        if getattr(self, "loop_commits", None) is not None:
+            self.loop_commits.forget()  # its loop gone without `close_on_loop` (tests, CLI)
         if hasattr(self, "commits"):
             self.commits.close()  # what was handed over is committed first
         super().close()
@@ -825,6 +849,13 @@ class Fraylog(Application[UUID]):
         positions = self._positions_async
         return None if positions is None else await positions.last(encounter_id)
 
+    async def close_on_loop(self) -> None:
+        """Commit what waits on the serving event loop and close what it opened there (the
+        app's shutdown, before `close`)."""
+        if self.loop_commits is not None:
+            await self.loop_commits.close()
+        await self.close_reads_on_loop()
+
     async def close_reads_on_loop(self) -> None:
         """Close what the reads opened on the serving event loop (the app's shutdown, before
         `close`)."""
@@ -832,16 +863,28 @@ class Fraylog(Application[UUID]):
         if positions is not None:
             await positions.close()
 
+    def _snapshots_due(self, events: Iterable[Any]) -> set[UUID]:
+        """The encounters whose events cross a multiple of the snapshot interval."""
+        if self.snapshots is None:
+            return set()
+        interval = self.settings.snapshot_interval
+        return {e.originator_id for e in events if e.originator_version % interval == 0}
+
+    def _follows_with_store(self, pending: list[Any]) -> bool:
+        """Whether what follows these events' commit (`_recorded`) writes to the store: a
+        snapshot due, a checkpoint to sign."""
+        return bool(self._snapshots_due(pending)) or any(
+            isinstance(e, CHECKPOINTED) for e in pending
+        )
+
+    def _columns_of(self, savings: list[ProcessingEvent[UUID]]) -> tuple[list[Any], ...]:
+        """The saves' events as the recorder's one-query insert takes them (`LoopCommits`)."""
+        return columns([self.mapper.to_stored_event(e) for s in savings for e in s.events])
+
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot the aggregate just saved, from memory, when its events cross a multiple of
         the interval (the library's own way reloads it from the store first)."""
-        if self.snapshots is None:
-            return
-        interval = self.settings.snapshot_interval
-        due = {
-            e.originator_id for e in processing_event.events if e.originator_version % interval == 0
-        }
-        for encounter_id in due:
+        for encounter_id in self._snapshots_due(processing_event.events):
             aggregate = processing_event.aggregates.get(encounter_id)
             if isinstance(aggregate, Encounter):
                 self.snapshots.put([Encounter.Snapshot.take(aggregate)])

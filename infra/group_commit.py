@@ -28,6 +28,7 @@ way, so no worker thread waits for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -111,14 +112,31 @@ class GroupCommit:
         with self._turn:
             if self._closing:
                 raise RuntimeError("the store is closing")
-            if self._writer is None:
-                self._writer = threading.Thread(
-                    target=self._write, name="fraylog writer", daemon=True
-                )
-                self._writer.start()
+            self._start_writer()
             self._waiting.append(mine)
             self._turn.notify_all()
         return mine.future
+
+    def hand_over(self, savings: Sequence[Saving]) -> None:
+        """Take saves an event loop's own commits (`LoopCommits`) could not commit there:
+        each is committed here as if `submit` had taken it, what follows its commit run and
+        its future answered on its loop. Once the store is closing, each is answered with
+        that error, having recorded nothing."""
+        with self._turn:
+            if not self._closing:
+                self._start_writer()
+                self._waiting.extend(savings)
+                self._turn.notify_all()
+                return
+        for one in savings:
+            self._settle(one, RuntimeError("the store is closing"))
+        _answer(list(savings))
+
+    def _start_writer(self) -> None:
+        """The writer's thread, started on the first save handed over (the lock held)."""
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write, name="fraylog writer", daemon=True)
+            self._writer.start()
 
     def _write(self) -> None:
         """The writer's thread: leads whenever saves wait and no one commits, until closed
@@ -220,20 +238,24 @@ def _answer(handed: list[Saving]) -> None:
         asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]
     ] = {}
     for one in handed:
-        error = one.error
-        if one.then is not None:
-            try:
-                error = one.then(error)
-            except BaseException as e:
-                error = e
         future = one.future
         assert future is not None
-        woken.setdefault(future.get_loop(), []).append((future, error))
+        woken.setdefault(future.get_loop(), []).append((future, _followed(one)))
     for loop, answers in woken.items():
         try:
             loop.call_soon_threadsafe(_answered, answers)
         except RuntimeError:  # its loop is closed
             log.warning("%d saves' answers found their event loop closed", len(answers))
+
+
+def _followed(one: Saving) -> BaseException | None:
+    """What follows a save's commit (`then`, told its error), run: the save's answer."""
+    if one.then is None:
+        return one.error
+    try:
+        return one.then(one.error)
+    except BaseException as e:
+        return e
 
 
 def _answered(answers: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
@@ -254,6 +276,143 @@ def _answered(answers: list[tuple[asyncio.Future[None], BaseException | None]]) 
         except Exception:
             log.exception("a save's answer could not be given: %r", error)
             future.set_exception(RuntimeError(f"the save's answer could not be given: {error!r}"))
+
+
+class LoopCommits:
+    """Saves handed over on an event loop, committed there, without the writer thread
+    (PostgreSQL: infra.app `Fraylog.execute_on_loop`): a connection of the loop's own
+    (psycopg's AsyncConnection, autocommit), each batch's transaction one query that the
+    loop sends and awaits (`statement`, with `params` made from the batch's payloads; the
+    recorder's `at_once`), saves that come while one is out going in the next. The loop
+    goes on deciding other tables' commands while PostgreSQL commits, where the writer
+    thread, needing the interpreter's lock to start, waited for the loop to fall idle: a
+    table's commands then came and went in waves, and the loop and the writer each waited
+    for the other (docs/scaling.md).
+
+    A batch that fails here (a position taken, the connection lost, PostgreSQL refusing)
+    is handed to the writer thread (`GroupCommit.hand_over`), which commits it as it
+    commits any: together, else each alone, retrying the store, and finding out whether a
+    commit whose answer was lost landed; the connection is dropped and opened again for the
+    next. What follows a save's commit (`then`) runs on the loop once its batch is
+    committed, then its future is answered: a save is answered only after its commit.
+
+    The connection belongs to the loop that opened it (or, once that loop is closed, to the
+    next); on another loop, or once closing, `submit` takes nothing (None) and the caller
+    hands its save to the writer thread."""
+
+    def __init__(
+        self,
+        url: str,
+        statement: Any,
+        params: Callable[[list[Any]], Any],
+        writer: GroupCommit,
+        most: int = 64,
+        name: str = "fraylog commits",
+    ) -> None:
+        self._url = url
+        self._statement = statement  # composed for its connection once it opens
+        self._params = params
+        self._writer = writer  # where a batch goes that cannot commit here
+        self._most = max(1, most)
+        self.application_name = name  # pg_stat_activity
+        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: list[Saving] = []
+        self._committer: asyncio.Task[None] | None = None  # sends the batches while saves wait
+        self._closing = False
+        self.batches = 0  # transactions here that held more than one save (tests, benches)
+        self.saved = 0  # saves committed here
+        self.handed_over = 0  # saves handed to the writer thread after a failure here
+
+    def submit(self, payload: Any, then: Then) -> asyncio.Future[None] | None:
+        """Take `payload` to commit on this loop; `then(error)` runs once it is committed
+        (always None here: a failed batch goes to the writer thread, which runs `then` with
+        its own outcome). None, having taken nothing: another loop's, or closing."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
+            self.forget()
+            self._loop, self._waiting, self._committer = loop, [], None
+        if loop is not self._loop or self._closing:
+            return None
+        mine = Saving(payload, future=loop.create_future(), then=then)
+        self._waiting.append(mine)
+        if self._committer is None:  # a task of its own: an answer given up stops no commit
+            self._committer = loop.create_task(self._commit_waiting())
+        return mine.future
+
+    async def _commit_waiting(self) -> None:
+        """Commit what waits, a batch at a time, until nothing does."""
+        import psycopg
+
+        batch: list[Saving] = []
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+                conn = self._conn
+                try:
+                    conn = conn or await self._open()
+                    params = self._params([one.payload for one in batch])
+                    await psycopg.AsyncClientCursor(conn).execute(self._statement, params)
+                except BaseException as e:
+                    # its transaction ends with the connection, and whether a commit
+                    # interrupted landed is found out where the batch goes: the writer
+                    await self._drop(conn)
+                    self.handed_over += len(batch)
+                    handed, batch = batch, []
+                    self._writer.hand_over(handed)
+                    if not isinstance(e, Exception):
+                        raise
+                    continue
+                self.saved += len(batch)
+                if len(batch) > 1:
+                    self.batches += 1
+                for one in batch:
+                    one.done = True
+                answered, batch = batch, []
+                _answered([(one.future, _followed(one)) for one in answered])  # type: ignore[misc]
+        finally:  # cancelled: what is not committed goes to the writer
+            self._committer = None
+            waiting, self._waiting = batch + self._waiting, []
+            if waiting:
+                self.handed_over += len(waiting)
+                self._writer.hand_over(waiting)
+
+    async def _open(self) -> Any:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(
+            self._url, autocommit=True, connect_timeout=5, application_name=self.application_name
+        )
+        if not isinstance(self._statement, bytes):  # composed once, not for each batch
+            self._statement = self._statement.as_bytes(conn)
+        self._conn = conn
+        return conn
+
+    async def _drop(self, conn: Any) -> None:
+        if conn is not None and conn is self._conn:
+            self._conn = None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # it is dropped whatever its state
+                await conn.close()
+
+    def forget(self) -> None:
+        """Close the connection of a loop that is gone (closed, or never ran it again: the
+        application's close), where it cannot be awaited: its socket is closed at once."""
+        loop, conn = self._loop, self._conn
+        if conn is not None and (loop is None or loop.is_closed() or not loop.is_running()):
+            self._conn = None
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
+
+    async def close(self) -> None:
+        """Commit what waits, then close the connection, on its own loop (the app's
+        shutdown, before the writer thread closes); later saves go to the writer."""
+        if self._loop is not asyncio.get_running_loop():
+            return
+        self._closing = True
+        if self._committer is not None:
+            await asyncio.shield(self._committer)
+        await self._drop(self._conn)
 
 
 class Busy(DomainError):

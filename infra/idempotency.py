@@ -41,7 +41,7 @@ MARK = "idempotency"  # the keyword Fraylog.save passes a key's Mark to the reco
 ALSO = "also"
 # the keyword of a save whose caller reads no notification ids (a group commit's batch,
 # infra.app `_record_together`): on PostgreSQL its transaction is one query
-# (`MarkingPostgresRecorder._insert_at_once`)
+# (`MarkingPostgresRecorder._insert_at_once`, or infra.group_commit `LoopCommits`)
 UNNUMBERED = "unnumbered"
 Also = Callable[[Callable[..., list[tuple[Any, ...]]]], None]
 
@@ -161,8 +161,9 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
             id_type=SQL(datastore.originator_id_type),
         )
         self._notify = SQL("NOTIFY {0}").format(Identifier(self.channel_name))
-        # a batch's whole transaction as one query (`_insert_at_once`)
-        self._at_once = SQL("; ").join(
+        # a batch's whole transaction as one query (`_insert_at_once`; infra.group_commit
+        # LoopCommits sends it on the event loop)
+        self.at_once = SQL("; ").join(
             [
                 SQL("BEGIN"),
                 *self.lock_table_statements,
@@ -190,7 +191,7 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
         their columns sent as four arrays."""
         self._lock_table(curs)
         curs.execute(self._notify)
-        curs.execute(self._insert_columns, _columns(stored_events))
+        curs.execute(self._insert_columns, columns(stored_events))
 
     def _insert_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -249,7 +250,7 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
         mark or a write of fraylog's own, which read rows in the transaction
         (`insert_events`)."""
         with self.datastore.get_connection() as conn:
-            ClientCursor(conn).execute(self._at_once, _columns(stored_events))
+            ClientCursor(conn).execute(self.at_once, columns(stored_events))
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def _insert_by_function(
@@ -282,7 +283,7 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
             return ids
 
 
-def _columns(stored_events: Sequence[StoredEvent]) -> tuple[list[Any], ...]:
+def columns(stored_events: Sequence[StoredEvent]) -> tuple[list[Any], ...]:
     """The events' columns as four arrays, as the insert statements take them."""
     return (
         [e.originator_id for e in stored_events],

@@ -70,6 +70,9 @@ class Settings:
     # events committed by the writer thread (infra.app Fraylog.execute_on_loop); off: every
     # command in a worker thread
     decide_on_loop: bool = True
+    # PostgreSQL: the commands decided on the event loop committed there too, on a
+    # connection of its own (infra.group_commit LoopCommits); off: by the writer thread
+    commit_on_loop: bool = True
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -89,9 +92,7 @@ class Settings:
             max_streams_per_token=int(os.environ.get("FRAYLOG_MAX_STREAMS_PER_TOKEN", "5")),
             max_streams=int(os.environ.get("FRAYLOG_MAX_STREAMS", "10000")),
             grant_cache_seconds=float(os.environ.get("FRAYLOG_GRANT_CACHE_SECONDS", "5")),
-            max_tokens_per_encounter=int(
-                os.environ.get("FRAYLOG_MAX_TOKENS_PER_ENCOUNTER", "100")
-            ),
+            max_tokens_per_encounter=int(os.environ.get("FRAYLOG_MAX_TOKENS_PER_ENCOUNTER", "100")),
             page_size=int(os.environ.get("FRAYLOG_PAGE_SIZE", "1000")),
             heartbeat_seconds=float(os.environ.get("FRAYLOG_HEARTBEAT_SECONDS", "15")),
             rate_create=os.environ.get("FRAYLOG_RATE_CREATE", cls.rate_create),
@@ -122,6 +123,8 @@ class Settings:
             answer_cache_bytes=int(float(os.environ.get("FRAYLOG_ANSWER_CACHE_MB", "64")) * 2**20),
             cpu=os.environ.get("FRAYLOG_CPU", "off"),
             decide_on_loop=os.environ.get("FRAYLOG_DECIDE_ON_LOOP", "").lower()
+            not in ("off", "0", "false", "no", "n"),
+            commit_on_loop=os.environ.get("FRAYLOG_COMMIT_ON_LOOP", "").lower()
             not in ("off", "0", "false", "no", "n"),
         )
 

@@ -1,12 +1,15 @@
 """A command decided on the event loop (infra.app `Fraylog.execute_on_loop`): on the
 encounter as this process keeps it, its events handed to the writer thread. Where deciding
 it would need the store, or it is refused, nothing is recorded and it is left to `execute`
-in a worker thread (None). SQLite and PostgreSQL."""
+in a worker thread (None). SQLite and PostgreSQL (where the loop commits its commands
+itself by default: here the writer thread does, as with FRAYLOG_COMMIT_ON_LOOP=off;
+tests/infra/test_loop_commits.py for the loop's own commits)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -17,7 +20,15 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import commands as c
 from infra.app import Fraylog, Recorded
+from infra.settings import Settings
 from tests.builders.novus import novus_stats
+
+
+@pytest.fixture
+def fraylog(settings: Settings) -> Iterator[Fraylog]:
+    app = Fraylog(dataclasses.replace(settings, commit_on_loop=False))
+    yield app
+    app.close()
 
 
 @pytest.fixture
