@@ -354,8 +354,9 @@ def over_http(
     connections: int,
     log: Callable[[str], None],
 ) -> list[Lever]:
-    """Group commit, the served process's CPU and SQLite's synchronous, each setting served
-    by its own `fraylog serve`, the runs taking turns."""
+    """Deciding on the loop, group commit, the served process's CPU, PostgreSQL's commits on
+    the loop and SQLite's synchronous, each setting served by its own `fraylog serve`, the
+    runs taking turns."""
     from bench import wrk_runs
     from bench.over_http import Server
     from bench.yardsticks import command_tables
@@ -384,6 +385,16 @@ def over_http(
             replace(off, cpu="auto"),
         ),
     ]
+    if on.backend == "postgres":
+        pairs.append(
+            (
+                "commits on the event loop (FRAYLOG_COMMIT_ON_LOOP)",
+                "on (default): the loop's commands committed on its own connection",
+                "off: committed by the writer thread",
+                replace(on, commit_on_loop=True),
+                replace(off, commit_on_loop=False),
+            )
+        )
     if on.backend == "sqlite":
         pairs.append(
             (
