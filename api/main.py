@@ -72,9 +72,11 @@ def create_app(
         try:
             yield
             feed.stop()
-            await fraylog.close_on_loop()
-            fraylog.close()
-            campaigns.close()
+            try:
+                await fraylog.close_on_loop()
+            finally:  # what the loop could not commit is the writer's, closed last
+                fraylog.close()
+                campaigns.close()
         finally:
             access_log.drain()  # the last requests' lines, before uvicorn ends the process
             if pinned is not None:

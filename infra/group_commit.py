@@ -22,7 +22,8 @@ writer thread leads for it (or a waiting caller does, whichever is first). Once 
 transaction is over and the store is free for the next leader, what the save asked to follow
 its commit runs (`then`, told the commit's error), and the loop's future is answered. A
 command decided on the event loop (infra.app `Fraylog.execute_on_loop`) is recorded this
-way, so no worker thread waits for it.
+way on SQLite, so no worker thread waits for it. On PostgreSQL the loop commits such saves
+itself (`LoopCommits`, below), and hands the writer those it could not.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ from domain.errors import DomainError
 
 log = logging.getLogger("fraylog.commits")
 
+# libpq's keepalives on the event loop's own connection (`LoopCommits`): a connection that
+# died on the way is found out within a minute, not after the system's ~15
+KEEPALIVE = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10}
 # how long the writer, under load, waits for more saves before it leads (`GroupCommit._write`)
 GATHER_SECONDS = 0.0003
 
@@ -60,6 +64,7 @@ class Saving:
     error: BaseException | None = None
     future: asyncio.Future[None] | None = None
     then: Then | None = None
+    handed: bool = False  # given by an event loop's commits to the writer (`LoopCommits`)
 
 
 class GroupCommit:
@@ -120,17 +125,20 @@ class GroupCommit:
     def hand_over(self, savings: Sequence[Saving]) -> None:
         """Take saves an event loop's own commits (`LoopCommits`) could not commit there:
         each is committed here as if `submit` had taken it, what follows its commit run and
-        its future answered on its loop. Once the store is closing, each is answered with
-        that error, having recorded nothing."""
+        its future answered on its loop. Once the store is closing (its writer may be gone),
+        the caller leads for them itself, as `commit` does, and returns once they are
+        committed."""
         with self._turn:
+            self._waiting.extend(savings)
             if not self._closing:
                 self._start_writer()
-                self._waiting.extend(savings)
                 self._turn.notify_all()
                 return
-        for one in savings:
-            self._settle(one, RuntimeError("the store is closing"))
-        _answer(list(savings))
+            while not all(one.done for one in savings):
+                if self._committing:
+                    self._turn.wait()
+                    continue
+                self._lead()
 
     def _start_writer(self) -> None:
         """The writer's thread, started on the first save handed over (the lock held)."""
@@ -292,13 +300,19 @@ class LoopCommits:
     A batch that fails here (a position taken, the connection lost, PostgreSQL refusing)
     is handed to the writer thread (`GroupCommit.hand_over`), which commits it as it
     commits any: together, else each alone, retrying the store, and finding out whether a
-    commit whose answer was lost landed; the connection is dropped and opened again for the
-    next. What follows a save's commit (`then`) runs on the loop once its batch is
-    committed, then its future is answered: a save is answered only after its commit.
+    commit whose answer was lost landed. The failure is logged, and the connection rolled
+    back; one lost (or that could not be opened) is dropped, and for `REST_SECONDS` the
+    batches go straight to the writer before a new one is opened. What follows a save's
+    commit (`then`) runs on the loop once its batch is committed, then its future is
+    answered: a save is answered only after its commit.
 
     The connection belongs to the loop that opened it (or, once that loop is closed, to the
     next); on another loop, or once closing, `submit` takes nothing (None) and the caller
-    hands its save to the writer thread."""
+    hands its save to the writer thread. Saves that a loop left (stopped before its
+    committer ran, or closed while one was out) go to the writer: on the next loop's first
+    save, or at the application's close (`forget`). Each save is handed over once."""
+
+    REST_SECONDS = 1.0  # after a connection lost, the writer commits the batches meanwhile
 
     def __init__(
         self,
@@ -318,11 +332,13 @@ class LoopCommits:
         self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[Saving] = []
+        self._sending: list[Saving] = []  # the batch out, till it is answered or handed over
         self._committer: asyncio.Task[None] | None = None  # sends the batches while saves wait
         self._closing = False
+        self._resting_until = 0.0  # after a failure here (time.monotonic)
         self.batches = 0  # transactions here that held more than one save (tests, benches)
         self.saved = 0  # saves committed here
-        self.handed_over = 0  # saves handed to the writer thread after a failure here
+        self.handed_over = 0  # saves handed to the writer thread
 
     def submit(self, payload: Any, then: Then) -> asyncio.Future[None] | None:
         """Take `payload` to commit on this loop; `then(error)` runs once it is committed
@@ -331,62 +347,98 @@ class LoopCommits:
         loop = asyncio.get_running_loop()
         if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
             self.forget()
-            self._loop, self._waiting, self._committer = loop, [], None
+            self._loop, self._committer = loop, None
         if loop is not self._loop or self._closing:
             return None
         mine = Saving(payload, future=loop.create_future(), then=then)
         self._waiting.append(mine)
-        if self._committer is None:  # a task of its own: an answer given up stops no commit
+        if self._committer is None or self._committer.done():  # none, or cancelled unstarted
             self._committer = loop.create_task(self._commit_waiting())
         return mine.future
 
     async def _commit_waiting(self) -> None:
-        """Commit what waits, a batch at a time, until nothing does."""
+        """Commit what waits, a batch at a time, until nothing does (or the saves are
+        another loop's: this one was left)."""
         import psycopg
 
-        batch: list[Saving] = []
+        mine = self._loop
         try:
-            while self._waiting:
+            while self._waiting and self._loop is mine:
                 batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+                self._sending = batch
+                if time.monotonic() < self._resting_until:
+                    self._hand_over(batch)
+                    continue
                 conn = self._conn
                 try:
                     conn = conn or await self._open()
                     params = self._params([one.payload for one in batch])
                     await psycopg.AsyncClientCursor(conn).execute(self._statement, params)
                 except BaseException as e:
-                    # its transaction ends with the connection, and whether a commit
-                    # interrupted landed is found out where the batch goes: the writer
-                    await self._drop(conn)
-                    self.handed_over += len(batch)
-                    handed, batch = batch, []
-                    self._writer.hand_over(handed)
+                    # whether a commit cut off landed is found out where the batch goes
+                    self._hand_over(batch)
                     if not isinstance(e, Exception):
-                        raise
+                        raise  # cancelled, or closed: no await here
+                    log.warning(
+                        "%d saves could not be committed on the event loop (%r): the writer "
+                        "thread commits them",
+                        len(batch),
+                        e,
+                    )
+                    if not await self._reset(conn, e):  # the connection lost, or none
+                        self._resting_until = time.monotonic() + self.REST_SECONDS
                     continue
                 self.saved += len(batch)
                 if len(batch) > 1:
                     self.batches += 1
                 for one in batch:
                     one.done = True
-                answered, batch = batch, []
-                _answered([(one.future, _followed(one)) for one in answered])  # type: ignore[misc]
-        finally:  # cancelled: what is not committed goes to the writer
-            self._committer = None
-            waiting, self._waiting = batch + self._waiting, []
-            if waiting:
-                self.handed_over += len(waiting)
-                self._writer.hand_over(waiting)
+                self._sending = []
+                _answered([(one.future, _followed(one)) for one in batch])  # type: ignore[misc]
+        finally:  # cancelled, or the coroutine closed: what is not committed goes to the writer
+            if self._loop is mine:
+                self._committer = None
+                self._hand_over(self._sending + self._waiting)
+
+    def _hand_over(self, savings: list[Saving]) -> None:
+        """Hand to the writer the saves neither committed here nor handed over before."""
+        fresh = [one for one in savings if not one.done and not one.handed]
+        if not fresh:
+            return
+        for one in fresh:
+            one.handed = True
+        self._sending = [one for one in self._sending if not one.handed]
+        self._waiting = [one for one in self._waiting if not one.handed]
+        self.handed_over += len(fresh)
+        self._writer.hand_over(fresh)
 
     async def _open(self) -> Any:
         import psycopg
 
         conn = await psycopg.AsyncConnection.connect(
-            self._url, autocommit=True, connect_timeout=5, application_name=self.application_name
+            self._url,
+            autocommit=True,
+            connect_timeout=5,
+            application_name=self.application_name,
+            **KEEPALIVE,
         )
         if not isinstance(self._statement, bytes):  # composed once, not for each batch
             self._statement = self._statement.as_bytes(conn)
         self._conn = conn
         return conn
+
+    async def _reset(self, conn: Any, error: BaseException) -> bool:
+        """After a failed batch: its transaction rolled back on the connection, kept (True);
+        or the connection dropped (lost, never opened, or cut off in a way it does not
+        tell)."""
+        import psycopg
+
+        if conn is not None and isinstance(error, psycopg.DatabaseError) and not conn.broken:
+            with contextlib.suppress(Exception):  # else dropped
+                await conn.rollback()
+                return True
+        await self._drop(conn)
+        return False
 
     async def _drop(self, conn: Any) -> None:
         if conn is not None and conn is self._conn:
@@ -396,11 +448,17 @@ class LoopCommits:
                 await conn.close()
 
     def forget(self) -> None:
-        """Close the connection of a loop that is gone (closed, or never ran it again: the
-        application's close), where it cannot be awaited: its socket is closed at once."""
-        loop, conn = self._loop, self._conn
-        if conn is not None and (loop is None or loop.is_closed() or not loop.is_running()):
-            self._conn = None
+        """What a loop left, where that loop cannot finish it (closed, or not running: the
+        application's close): the saves it did not commit handed to the writer (a batch out
+        only once the loop is closed: a loop that runs again would finish it), and its
+        connection's socket closed at once, as it cannot be awaited."""
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            return
+        gone = loop is None or loop.is_closed()
+        self._hand_over(self._sending + self._waiting if gone else list(self._waiting))
+        conn, self._conn = self._conn, None
+        if conn is not None:
             with contextlib.suppress(Exception):
                 conn.pgconn.finish()
 
@@ -410,9 +468,11 @@ class LoopCommits:
         if self._loop is not asyncio.get_running_loop():
             return
         self._closing = True
-        if self._committer is not None:
-            await asyncio.shield(self._committer)
-        await self._drop(self._conn)
+        try:
+            if self._committer is not None:
+                await asyncio.shield(self._committer)
+        finally:
+            await self._drop(self._conn)
 
 
 class Busy(DomainError):

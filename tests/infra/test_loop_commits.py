@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from collections.abc import Iterator
 from uuid import UUID
 
@@ -91,7 +92,7 @@ def test_given_a_position_taken_elsewhere_when_a_batch_fails_on_the_loop_then_th
     assert versions(fraylog, taken) == [1, 2, 3]
     assert fraylog.state(taken).combatants[a].hits == 28
     assert all(fraylog.turns.waiting(e) == 0 for e, _ in tables)
-    # and the loop commits again: its connection opened anew
+    # and the loop commits the next at once, on its connection rolled back
     before = fraylog.loop_commits.saved
     assert hits(each_minus_one(fraylog, tables[:1])[0], tables[0][1]) == 28
     assert fraylog.loop_commits.saved == before + 1
@@ -104,7 +105,7 @@ def test_given_the_loops_connection_lost_when_the_next_command_commits_then_the_
     commits = fraylog.loop_commits
     assert commits is not None
 
-    async def three_commands_the_connection_lost_after_the_first() -> list[int | None]:
+    async def four_commands_the_connection_lost_after_the_first() -> list[int | None]:
         first = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
         assert commits._conn is not None
         backend = commits._conn.info.backend_pid
@@ -113,14 +114,18 @@ def test_given_the_loops_connection_lost_when_the_next_command_commits_then_the_
         assert ended == [(True,)]
         second = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
         third = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
-        return [hits(first, a), hits(second, a), hits(third, a)]
+        resting = commits.handed_over
+        commits._resting_until = 0.0  # its rest over
+        fourth = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
+        return [hits(first, a), hits(second, a), hits(third, a), hits(fourth, a), resting]
 
     # when
-    answers = asyncio.run(three_commands_the_connection_lost_after_the_first())
-    # then: none lost, none twice; the second by the writer, the third on the loop again
-    assert answers == [29, 28, 27]
-    assert versions(fraylog, e) == [1, 2, 3, 4, 5]
-    assert (commits.saved, commits.handed_over) == (2, 1)
+    answers = asyncio.run(four_commands_the_connection_lost_after_the_first())
+    # then: none lost, none twice; the second and, while the loop rests, the third by the
+    # writer; after its rest the loop opens a connection again and commits the fourth
+    assert answers == [29, 28, 27, 26, 2]
+    assert versions(fraylog, e) == [1, 2, 3, 4, 5, 6]
+    assert (commits.saved, commits.handed_over) == (2, 2)
 
 
 def test_given_a_snapshot_due_when_a_command_comes_on_the_loop_then_the_writer_commits_it(
@@ -152,6 +157,8 @@ def test_given_commands_waiting_on_the_loop_when_the_app_closes_there_then_they_
         ]
         await asyncio.sleep(0)  # each decided and handed over
         await fraylog.close_on_loop()
+        assert all(w.done() for w in waiting)  # committed and answered before it returned
+        assert fraylog.loop_commits is not None and fraylog.loop_commits._conn is None
         e, a = tables[0]
         after = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
         return await asyncio.gather(*waiting), after
@@ -204,3 +211,104 @@ def test_given_the_loop_gone_without_closing_when_the_app_closes_then_its_connec
             admin.execute("SELECT pg_sleep(0.05)")
         else:
             raise AssertionError("the loop's connection is still open")
+
+
+def test_given_a_commit_whose_answer_is_lost_on_the_loop_when_the_writer_retries_then_recorded_once(
+    fraylog: Fraylog,
+) -> None:
+    e, a = a_kept_encounter(fraylog)
+    commits = fraylog.loop_commits
+    assert commits is not None
+
+    async def the_second_commit_cut_off_after_it_landed() -> list[int | None]:
+        first = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
+        sent = commits._statement  # composed once the connection opened
+        commits._statement = sent + b"; SELECT pg_terminate_backend(pg_backend_pid())"
+        second = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
+        commits._statement = sent
+        commits._resting_until = 0.0  # the writer's second, over
+        third = await fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
+        return [hits(first, a), hits(second, a), hits(third, a)]
+
+    # when: the second commits, then its connection ends before its answer is read
+    answers = asyncio.run(the_second_commit_cut_off_after_it_landed())
+    # then: the writer finds its events stored: answered as recorded, never twice
+    assert answers == [29, 28, 27]
+    assert versions(fraylog, e) == [1, 2, 3, 4, 5]
+    assert (commits.saved, commits.handed_over) == (2, 1)
+    assert fraylog.turns.waiting(e) == 0
+
+
+def test_given_a_waiter_cancelled_when_its_save_is_on_the_loop_then_it_is_committed_all_the_same(
+    fraylog: Fraylog,
+) -> None:
+    e, a = a_kept_encounter(fraylog)
+
+    async def cancelled_once_handed_over() -> None:
+        waiter = asyncio.ensure_future(
+            fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
+        )
+        await asyncio.sleep(0)  # decided, its save waiting on the loop
+        waiter.cancel()
+        while fraylog.turns.waiting(e):  # its commit, and what follows it, still run
+            await asyncio.sleep(0.01)
+
+    # when
+    asyncio.run(cancelled_once_handed_over())
+    # then
+    assert versions(fraylog, e) == [1, 2, 3]
+    assert fraylog.state(e).combatants[a].hits == 29
+    assert fraylog.loop_commits is not None and fraylog.loop_commits.saved == 1
+
+
+def test_given_the_loops_committer_cancelled_before_it_ran_when_a_save_comes_then_both_commit(
+    fraylog: Fraylog,
+) -> None:
+    (e, a), (f, b) = [a_kept_encounter(fraylog) for _ in range(2)]
+    commits = fraylog.loop_commits
+    assert commits is not None
+
+    async def a_committer_cancelled_unstarted() -> list[int | None]:
+        first = asyncio.ensure_future(
+            fraylog.execute_on_loop(e, c.AdjustHits(combatant=a, amount=-1))
+        )
+        await asyncio.sleep(0)  # decided, its save waiting; the committer not yet run
+        assert commits._committer is not None
+        commits._committer.cancel()
+        await asyncio.sleep(0)
+        second = fraylog.execute_on_loop(f, c.AdjustHits(combatant=b, amount=-1))
+        done = await asyncio.wait_for(asyncio.gather(first, second), 10)
+        return [hits(done[0], a), hits(done[1], b)]
+
+    # when / then: a new committer takes both
+    assert asyncio.run(a_committer_cancelled_unstarted()) == [29, 29]
+    assert commits.saved == 2
+
+
+def test_given_a_save_a_closed_loop_left_when_the_next_loop_saves_then_the_writer_commits_it(
+    fraylog: Fraylog,
+) -> None:
+    (e, a), (f, b) = [a_kept_encounter(fraylog) for _ in range(2)]
+    commits = fraylog.loop_commits
+    assert commits is not None
+
+    left: list[asyncio.Future[Recorded | None]] = []
+
+    async def left_with_its_save_waiting() -> None:
+        command = c.AdjustHits(combatant=a, amount=-1)
+        left.append(asyncio.ensure_future(fraylog.execute_on_loop(e, command)))
+        await asyncio.sleep(0)  # decided, its save waiting on the loop
+        assert commits._committer is not None
+        commits._committer.cancel()  # as a loop's end cancels a task that has not run
+
+    asyncio.run(left_with_its_save_waiting())
+    assert versions(fraylog, e) == [1, 2] and fraylog.turns.waiting(e) == 1
+    # when: the next loop's first save
+    assert hits(each_minus_one(fraylog, [(f, b)])[0], b) == 29
+    # then: the one left was handed to the writer, committed, its turn given back
+    for _ in range(1000):
+        if not fraylog.turns.waiting(e):
+            break
+        threading.Event().wait(0.01)
+    assert versions(fraylog, e) == [1, 2, 3] and fraylog.turns.waiting(e) == 0
+    assert commits.handed_over == 1
