@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import DomainError
+from infra.loop_connections import close_quietly, composed, open_on_loop
 
 log = logging.getLogger("fraylog.commits")
 
@@ -413,17 +414,8 @@ class LoopCommits:
         self._writer.hand_over(fresh)
 
     async def _open(self) -> Any:
-        import psycopg
-
-        conn = await psycopg.AsyncConnection.connect(
-            self._url,
-            autocommit=True,
-            connect_timeout=5,
-            application_name=self.application_name,
-            **KEEPALIVE,
-        )
-        if not isinstance(self._statement, bytes):  # composed once, not for each batch
-            self._statement = self._statement.as_bytes(conn)
+        conn = await open_on_loop(self._url, self.application_name, **KEEPALIVE)
+        self._statement = composed(self._statement, conn)
         self._conn = conn
         return conn
 
@@ -443,9 +435,7 @@ class LoopCommits:
     async def _drop(self, conn: Any) -> None:
         if conn is not None and conn is self._conn:
             self._conn = None
-        if conn is not None:
-            with contextlib.suppress(Exception):  # it is dropped whatever its state
-                await conn.close()
+        await close_quietly(conn)
 
     def forget(self) -> None:
         """What a loop left, where that loop cannot finish it (closed, or not running: the

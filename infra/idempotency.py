@@ -150,16 +150,16 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
         self.pg_function_name_insert_events = own
         # the events' columns as four arrays, not one array of the library's composite
         # type: psycopg dumps a composite in Python, field by field (`_insert_stored_events`)
-        self._insert_columns = SQL(
+        insert = SQL(
             "INSERT INTO {schema}.{table} AS t"
             " (originator_id, originator_version, topic, state)"
             " SELECT * FROM unnest(%s::{id_type}[], %s::bigint[], %s::text[], %s::bytea[])"
-            " RETURNING notification_id"
         ).format(
             schema=Identifier(datastore.schema),
             table=Identifier(events_table_name),
             id_type=SQL(datastore.originator_id_type),
         )
+        self._insert_columns = insert + SQL(" RETURNING notification_id")
         self._notify = SQL("NOTIFY {0}").format(Identifier(self.channel_name))
         # a batch's whole transaction as one query (`_insert_at_once`; infra.group_commit
         # LoopCommits sends it on the event loop)
@@ -168,16 +168,7 @@ class MarkingPostgresRecorder(PostgresApplicationRecorder):
                 SQL("BEGIN"),
                 *self.lock_table_statements,
                 self._notify,
-                SQL(
-                    "INSERT INTO {schema}.{table}"
-                    " (originator_id, originator_version, topic, state)"
-                    " SELECT * FROM unnest(%s::{id_type}[], %s::bigint[], %s::text[],"
-                    " %s::bytea[])"
-                ).format(
-                    schema=Identifier(datastore.schema),
-                    table=Identifier(events_table_name),
-                    id_type=SQL(datastore.originator_id_type),
-                ),
+                insert,
                 SQL("COMMIT"),
             ]
         )

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
+from infra.loop_connections import close_quietly, composed, open_on_loop
 from projections.kept_lines import KeptLines
 from projections.narrative import Lang
 
@@ -132,25 +133,15 @@ class PositionsAsync:
             self._waiting = {}
 
     async def _open(self) -> Any:
-        import psycopg
-
-        conn = await psycopg.AsyncConnection.connect(
-            self._url,
-            autocommit=True,
-            connect_timeout=5,
-            application_name=self.application_name,
-        )
-        if not isinstance(self._query, bytes):  # composed once, not on each read
-            self._query = self._query.as_bytes(conn)
+        conn = await open_on_loop(self._url, self.application_name)
+        self._query = composed(self._query, conn)
         self._conn = conn
         return conn
 
     async def _drop(self, conn: Any) -> None:
         if conn is not None and conn is self._conn:
             self._conn = None
-        if conn is not None:
-            with contextlib.suppress(Exception):  # it is dropped whatever its state
-                await conn.close()
+        await close_quietly(conn)
 
     async def close(self) -> None:
         """Close the connection, on its own loop (the application's shutdown)."""

@@ -101,6 +101,14 @@ def fraylog(settings: Settings) -> Iterator[Fraylog]:
 
 
 @pytest.fixture
+def other(fraylog: Fraylog) -> Iterator[Fraylog]:
+    """Another process on the same store as `fraylog` (a second worker, the CLI)."""
+    app = Fraylog(fraylog.settings)
+    yield app
+    app.close()
+
+
+@pytest.fixture
 def client(fraylog: Fraylog) -> Iterator[TestClient]:
     """The API with tokens on; the client sends the GM token of what it created."""
     with TestClient(create_app(fraylog=fraylog)) as c:

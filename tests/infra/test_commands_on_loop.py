@@ -31,14 +31,6 @@ def fraylog(settings: Settings) -> Iterator[Fraylog]:
     app.close()
 
 
-@pytest.fixture
-def other(fraylog: Fraylog) -> Iterator[Fraylog]:
-    """Another process on the same store (a second worker, the CLI)."""
-    app = Fraylog(fraylog.settings)
-    yield app
-    app.close()
-
-
 def a_kept_encounter(fraylog: Fraylog, dice_source: str = "seeded") -> tuple[UUID, str]:
     """An encounter with one combatant, A (30 hits), as this process keeps it."""
     eid = UUID(fraylog.create_encounter("On the loop", "novus", dice_source, "s").state.id)

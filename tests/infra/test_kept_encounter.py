@@ -5,7 +5,6 @@ store's latest. What the cache keeps is never changed in place (SQLite and Postg
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -16,14 +15,6 @@ from domain import commands as c
 from domain.errors import DomainError
 from infra.app import Conflict, Fraylog
 from tests.builders.novus import novus_stats
-
-
-@pytest.fixture
-def other(fraylog: Fraylog) -> Iterator[Fraylog]:
-    """Another process on the same store (a second worker, the CLI)."""
-    app = Fraylog(fraylog.settings)
-    yield app
-    app.close()
 
 
 def an_encounter(fraylog: Fraylog) -> tuple[UUID, str]:

@@ -34,14 +34,6 @@ def fraylog(pg_settings: Settings) -> Iterator[Fraylog]:
     app.close()
 
 
-@pytest.fixture
-def other(fraylog: Fraylog) -> Iterator[Fraylog]:
-    """Another process on the same store."""
-    app = Fraylog(fraylog.settings)
-    yield app
-    app.close()
-
-
 def each_minus_one(fraylog: Fraylog, tables: list[tuple[UUID, str]]) -> list[Recorded | None]:
     """Given `tables`, when each sends one command on the loop at the same moment."""
 
