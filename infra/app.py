@@ -852,9 +852,11 @@ class Fraylog(Application[UUID]):
     async def close_on_loop(self) -> None:
         """Commit what waits on the serving event loop and close what it opened there (the
         app's shutdown, before `close`)."""
-        if self.loop_commits is not None:
-            await self.loop_commits.close()
-        await self.close_reads_on_loop()
+        try:
+            if self.loop_commits is not None:
+                await self.loop_commits.close()
+        finally:
+            await self.close_reads_on_loop()
 
     async def close_reads_on_loop(self) -> None:
         """Close what the reads opened on the serving event loop (the app's shutdown, before
