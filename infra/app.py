@@ -60,6 +60,11 @@ CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkp
 ELSEWHERE_SECONDS = 60.0
 
 
+def _checkpointed(events: list[Any]) -> bool:
+    """Whether a checkpoint is signed once these events are recorded (`_sign_after`)."""
+    return any(isinstance(e, CHECKPOINTED) for e in events)
+
+
 class EncounterStateAsDict(Transcoding):
     """Snapshots hold the folded state as plain JSON."""
 
@@ -627,7 +632,7 @@ class Fraylog(Application[UUID]):
         from it), its snapshot and checkpoint when due, the feed told."""
         self._keep(encounter)
         self._take_snapshots(saving)
-        if any(isinstance(e, CHECKPOINTED) for e in pending):
+        if _checkpointed(pending):
             self._sign_after(encounter)
         for listener in self.listeners:
             listener(str(encounter.id))
@@ -875,9 +880,7 @@ class Fraylog(Application[UUID]):
     def _follows_with_store(self, pending: list[Any]) -> bool:
         """Whether what follows these events' commit (`_recorded`) writes to the store: a
         snapshot due, a checkpoint to sign."""
-        return bool(self._snapshots_due(pending)) or any(
-            isinstance(e, CHECKPOINTED) for e in pending
-        )
+        return _checkpointed(pending) or bool(self._snapshots_due(pending))
 
     def _columns_of(self, savings: list[ProcessingEvent[UUID]]) -> tuple[list[Any], ...]:
         """The saves' events as the recorder's one-query insert takes them (`LoopCommits`)."""

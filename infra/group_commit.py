@@ -43,9 +43,6 @@ from infra.loop_connections import close_quietly, composed, open_on_loop
 
 log = logging.getLogger("fraylog.commits")
 
-# libpq's keepalives on the event loop's own connection (`LoopCommits`): a connection that
-# died on the way is found out within a minute, not after the system's ~15
-KEEPALIVE = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10}
 # how long the writer, under load, waits for more saves before it leads (`GroupCommit._write`)
 GATHER_SECONDS = 0.0003
 
@@ -302,7 +299,8 @@ class LoopCommits:
     is handed to the writer thread (`GroupCommit.hand_over`), which commits it as it
     commits any: together, else each alone, retrying the store, and finding out whether a
     commit whose answer was lost landed. The failure is logged, and the connection rolled
-    back; one lost (or that could not be opened) is dropped, and for `REST_SECONDS` the
+    back; one lost (or that could not be opened: libpq's keepalives find one that died on
+    the way, infra.loop_connections) is dropped, and for `REST_SECONDS` the
     batches go straight to the writer before a new one is opened. What follows a save's
     commit (`then`) runs on the loop once its batch is committed, then its future is
     answered: a save is answered only after its commit.
@@ -414,7 +412,7 @@ class LoopCommits:
         self._writer.hand_over(fresh)
 
     async def _open(self) -> Any:
-        conn = await open_on_loop(self._url, self.application_name, **KEEPALIVE)
+        conn = await open_on_loop(self._url, self.application_name)
         self._statement = composed(self._statement, conn)
         self._conn = conn
         return conn

@@ -8,13 +8,17 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+# libpq's keepalives: a connection that died on the way (a NAT's timeout, a host gone) is
+# found out within a minute, not after the system's ~15, by whatever awaits it
+KEEPALIVE = {"keepalives": 1, "keepalives_idle": 30, "keepalives_interval": 10}
 
-async def open_on_loop(url: str, application_name: str, **options: Any) -> Any:
-    """A new autocommit connection, named for pg_stat_activity; libpq's `options` besides."""
+
+async def open_on_loop(url: str, application_name: str) -> Any:
+    """A new autocommit connection, named for pg_stat_activity, with keepalives."""
     import psycopg
 
     return await psycopg.AsyncConnection.connect(
-        url, autocommit=True, connect_timeout=5, application_name=application_name, **options
+        url, autocommit=True, connect_timeout=5, application_name=application_name, **KEEPALIVE
     )
 
 

@@ -85,7 +85,7 @@ def test_given_postgres_when_events_are_inserted_then_their_channel_is_notified(
 
 def postgres_only(fraylog: Fraylog) -> None:
     if fraylog.settings.backend != "postgres":
-        pytest.skip("a PostgreSQL recorder's query: SQLite's transaction is its own")
+        pytest.skip("one query a batch is PostgreSQL's recorder's; SQLite's has no such path")
 
 
 def interleaved(fraylog: Fraylog, n: int) -> list[Any]:
