@@ -56,7 +56,9 @@ from projections.visibility import Sight, departed, for_player, sight_of
 log = logging.getLogger("fraylog.checkpoints")
 RULESETS_KEPT = 10_000  # encounters whose rule book Fraylog.ruleset keeps in memory
 CHECKPOINTED = (ev.RoundEnded, ev.EncounterEnded)  # events after which a checkpoint is signed
-# an encounter another process recorded on: its commands read the store first for this long
+# an encounter another process recorded on twice within this long (not a table that moved
+# once from one worker to another): its commands read the store first until as long passes
+# without another process's record found
 ELSEWHERE_SECONDS = 60.0
 
 
@@ -191,8 +193,9 @@ class Fraylog(Application[UUID]):
         self.turns = Turns()  # one write at a time per encounter in this process
         self.listeners: list[Callable[[str], None]] = []  # told of each encounter saved
         self._rulesets: dict[UUID, str] = {}  # an encounter's rule book, once read
-        # encounters another process recorded on, when this one found out (Fraylog._kept)
-        self._elsewhere: OrderedDict[UUID, float] = OrderedDict()
+        # encounters another process recorded on: when this one last found out, and how many
+        # times in a row, each within ELSEWHERE_SECONDS of the one before (Fraylog._kept)
+        self._elsewhere: OrderedDict[UUID, tuple[float, int]] = OrderedDict()
         self._elsewhere_lock = threading.Lock()
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
@@ -416,15 +419,17 @@ class Fraylog(Application[UUID]):
 
     def _kept(self, encounter_id: UUID, command: Any) -> Encounter | None:
         """A copy of the encounter as this process last recorded or read it. None when it
-        keeps none; when another process recorded on it in the last ELSEWHERE_SECONDS; for a
-        reveal (`reveal_dice`, `end_encounter`: a secret is published, decided on the
-        latest only)."""
+        keeps none; when it is shared (another process's records found on it twice, each
+        within ELSEWHERE_SECONDS of the one before, the last within as long); for a reveal
+        (`reveal_dice`, `end_encounter`: a secret is published, decided on the latest
+        only). Found once, the encounter moved here from another process (a client whose
+        connection now lands on this worker): the latest, read then, is what is kept."""
         cache = self.repository.cache
         if cache is None or isinstance(command, RevealDice | EndEncounter):
             return None
         with self._elsewhere_lock:
-            seen = self._elsewhere.get(encounter_id)
-        if seen is not None and time.monotonic() - seen < ELSEWHERE_SECONDS:
+            seen, times = self._elsewhere.get(encounter_id, (0.0, 0))
+        if times > 1 and time.monotonic() - seen < ELSEWHERE_SECONDS:
             return None
         try:
             return deepcopy(cache.get(encounter_id))
@@ -434,8 +439,11 @@ class Fraylog(Application[UUID]):
     def _recorded_elsewhere(self, encounter_id: UUID) -> None:
         """Note that another process recorded on the encounter (a fast-forward found events
         this process did not keep), for `_kept`; the notes of the most encounters kept."""
+        now = time.monotonic()
         with self._elsewhere_lock:
-            self._elsewhere[encounter_id] = time.monotonic()
+            seen, times = self._elsewhere.get(encounter_id, (0.0, 0))
+            lately = now - seen < ELSEWHERE_SECONDS
+            self._elsewhere[encounter_id] = (now, times + 1 if lately else 1)
             self._elsewhere.move_to_end(encounter_id)
             if len(self._elsewhere) > RULESETS_KEPT:
                 self._elsewhere.popitem(last=False)

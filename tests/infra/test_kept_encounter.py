@@ -130,21 +130,43 @@ def test_given_a_command_answered_when_this_process_catches_up_with_another_then
     assert answered.version == 3
 
 
-def test_given_another_process_recorded_lately_when_a_command_runs_here_then_it_reads_the_store_first(  # noqa: E501
+def test_given_another_process_recorded_twice_lately_when_a_command_runs_here_then_it_reads_the_store_first(  # noqa: E501
     fraylog: Fraylog, other: Fraylog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Workers sharing a busy encounter: deciding on what each keeps would lose most saves,
-    so once another process's record is seen, the store is read first again."""
+    so once another process's records are found twice within a minute, the store is read
+    first again."""
     eid, a = an_encounter(fraylog)
     fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
-    other.execute(eid, c.AdjustHits(combatant=a, amount=-2))
-    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-3))  # found out here
+    for amount in (-2, -3):
+        other.execute(eid, c.AdjustHits(combatant=a, amount=amount))
+        fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))  # found out here
     reads = store_reads(fraylog, monkeypatch)
     # when
     recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-4))
     # then
     assert reads == [eid]
-    assert recorded.state.combatants[a].hits == 20
+    assert recorded.state.combatants[a].hits == 18
+
+
+def test_given_a_table_that_moved_here_from_another_process_when_a_command_runs_then_it_is_decided_on_what_is_kept(  # noqa: E501
+    fraylog: Fraylog, other: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client whose connection now lands on this worker: the other worker's records are
+    found once, when the first command here is decided again on the latest; the commands
+    after it are decided on what this process keeps, without a read of the store first."""
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))  # kept here
+    for _ in range(3):  # the table played on the other worker a while
+        other.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))  # back here: found out
+    reads = store_reads(fraylog, monkeypatch)
+    # when
+    recorded = fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-2))
+    # then
+    assert reads == []
+    assert recorded.state.combatants[a].hits == 23
+    assert recorded.events[0].originator_version == 8
 
 
 def test_given_a_commit_whose_answer_was_lost_when_its_retry_finds_its_positions_taken_then_it_is_recorded_once(  # noqa: E501
