@@ -53,9 +53,10 @@ def open_grant(encounter_id: str) -> Grant:
 
 
 async def _grant(fraylog: Fraylog, token: str) -> Grant | None:
-    """What a token allows: from memory when it was seen lately, else from the store."""
-    known, grant = fraylog.access.cached_grant(token)
-    return grant if known else await run_in_threadpool(fraylog.access.grant, token)
+    """What a token allows: from memory when it was seen lately, else from the store (on
+    the event loop where it can be read there: PostgreSQL)."""
+    read, grant = await fraylog.access.grant_on_loop(token)
+    return grant if read else await run_in_threadpool(fraylog.access.grant, token)
 
 
 async def _account(fraylog: Fraylog, key: str) -> Account | None:
@@ -72,6 +73,20 @@ async def _account_grant(fraylog: Fraylog, encounter_id: UUID, key: str) -> Gran
     if not await run_in_threadpool(fraylog.accounts.owns, account, str(encounter_id)):
         return None
     return Grant(str(encounter_id), GM_ROLE, label="account", token_hash=account.key_hash)
+
+
+async def grant_on_loop(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant | None:
+    """The grant `grant_for` gives `token` where it is had without the thread pool:
+    `grant_in_memory`, or a token of this encounter read on the event loop (PostgreSQL);
+    None where `grant_for` must be asked, which may read the store in a worker thread or
+    refuse."""
+    grant = grant_in_memory(fraylog, encounter_id, token)
+    if grant is not None or not token or is_account_key(token):
+        return grant
+    read, grant = await fraylog.access.grant_on_loop(token)
+    if read and grant is not None and grant.encounter_id == str(encounter_id):
+        return grant
+    return None
 
 
 def grant_in_memory(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant | None:

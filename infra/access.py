@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 from uuid import UUID
 
@@ -23,6 +24,7 @@ from pydantic import BaseModel
 from domain.access import check_player
 from domain.errors import DomainError
 from domain.state import EncounterState
+from infra.loop_connections import AskedTogether
 from infra.settings import Settings
 from infra.sidetables import SideTables
 from infra.stream_tickets import StreamTickets, iso
@@ -75,6 +77,30 @@ def token_id(token: str) -> str:
 
 
 LIVE = "(expires_at IS NULL OR expires_at > ?)"
+GRANT_COLUMNS = "encounter_id, role, combatants, label, expires_at"  # what a token allows
+
+
+def _grant_in(row: tuple[Any, ...]) -> Grant:
+    """The grant of a token's row: its hash, then GRANT_COLUMNS."""
+    digest, encounter_id, role, combatants, label, expires_at = row
+    until = datetime.fromisoformat(expires_at).timestamp() if expires_at else None
+    return Grant(encounter_id, role, frozenset(json.loads(combatants)), label, digest, until)
+
+
+class GrantsOnLoop(AskedTogether[str, Grant]):
+    """What tokens allow, by their hashes, read on the event loop on PostgreSQL
+    (`AskedTogether`: the tokens asked while a query is out read together in the next)."""
+
+    def __init__(self, url: str, schema: str) -> None:
+        from psycopg import sql
+
+        query = sql.SQL(
+            "SELECT token_hash, " + GRANT_COLUMNS + " FROM {} WHERE token_hash = ANY(%s::text[])"
+        ).format(sql.Identifier(schema or "public", TOKENS))
+        super().__init__(url, f"fraylog tokens {schema or 'public'}", query)
+
+    def found(self, rows: list[tuple[Any, ...]]) -> dict[str, Grant]:
+        return {row[0]: _grant_in(row) for row in rows}
 
 
 class AccessStore(SideTables):
@@ -216,19 +242,49 @@ class AccessStore(SideTables):
             self._grants, self._grants_read = {}, time.monotonic()
         if digest not in self._grants:
             rows = self.execute(
-                f"SELECT encounter_id, role, combatants, label, expires_at "
-                f"FROM {self.table(TOKENS)} WHERE token_hash = ?",
+                f"SELECT token_hash, {GRANT_COLUMNS} FROM {self.table(TOKENS)} "
+                "WHERE token_hash = ?",
                 (digest,),
             )
-            if not rows or digest in self._revoked:
-                return None
-            encounter_id, role, combatants, label, expires_at = rows[0]
-            until = datetime.fromisoformat(expires_at).timestamp() if expires_at else None
-            self._grants[digest] = Grant(
-                encounter_id, role, frozenset(json.loads(combatants)), label, digest, until
-            )
+            return self._granted(digest, _grant_in(rows[0]) if rows else None)
         grant = self._grants[digest]
         return None if grant.expired(self.clock()) else grant
+
+    async def grant_on_loop(self, token: str) -> tuple[bool, Grant | None]:
+        """`grant` awaited on the event loop, without the thread pool, where the store allows
+        it (PostgreSQL: `GrantsOnLoop`, the tokens asked together read in one query): (True,
+        what the token allows, or None as `grant` answers), or (False, None) where it was not
+        read there (SQLite, another loop's connection, a failure): ask `grant` in the pool."""
+        digest = token_hash(token)
+        known, grant = self.cached(digest)
+        if known:
+            return True, grant
+        reads = self._on_loop
+        if reads is None:
+            return False, None
+        asked, grant = await reads.ask(digest)
+        return (True, self._granted(digest, grant)) if asked else (False, None)
+
+    def _granted(self, digest: str, grant: Grant | None) -> Grant | None:
+        """What the store holds for a token, kept for FRAYLOG_GRANT_CACHE_SECONDS unless it
+        was revoked here while it was read; None for no row, or an expired one."""
+        if grant is None or digest in self._revoked:
+            return None
+        if time.monotonic() - self._grants_read >= self.settings.grant_cache_seconds:
+            self._grants, self._grants_read = {}, time.monotonic()
+        self._grants[digest] = grant
+        return None if grant.expired(self.clock()) else grant
+
+    @cached_property
+    def _on_loop(self) -> GrantsOnLoop | None:
+        url = self.settings.database_url
+        return GrantsOnLoop(url, self.settings.postgres_schema) if url else None
+
+    async def close_on_loop(self) -> None:
+        """Close what `grant_on_loop` opened, on its loop (the application's shutdown)."""
+        reads = self.__dict__.get("_on_loop")
+        if reads is not None:
+            await reads.close()
 
     def revoke(self, encounter_id: UUID, token_id: str) -> bool:
         """Revoke a token of the encounter by its id (the start of its hash); the last GM

@@ -874,9 +874,12 @@ class Fraylog(Application[UUID]):
     async def close_reads_on_loop(self) -> None:
         """Close what the reads opened on the serving event loop (the app's shutdown, before
         `close`)."""
-        positions = self.__dict__.get("_positions_async")
-        if positions is not None:
-            await positions.close()
+        try:
+            positions = self.__dict__.get("_positions_async")
+            if positions is not None:
+                await positions.close()
+        finally:
+            await self.access.close_on_loop()
 
     def _snapshots_due(self, events: Iterable[Any]) -> set[UUID]:
         """The encounters whose events cross a multiple of the snapshot interval."""

@@ -10,8 +10,6 @@ caller reads it each time: another process may have recorded since)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -20,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from infra.loop_connections import close_quietly, composed, open_on_loop
+from infra.loop_connections import AskedTogether
 from projections.kept_lines import KeptLines
 from projections.narrative import Lang
 
@@ -66,99 +64,25 @@ class PositionsHere:
             conn.close()
 
 
-class PositionsAsync:
-    """Encounters' last positions read on the event loop, on PostgreSQL, awaited rather than
-    run in the thread pool, whose hop and the library's read (a transaction around a whole
-    row) cost more than the read itself: one prepared query on an autocommit connection of
-    its own, the version alone from the index for each encounter asked.
-
-    Reads that ask while a query is out wait for the next one, which answers them all
-    (several encounters in one query): each read is answered by a query sent after it asked,
-    so it sees every event recorded before it asked, as a query of its own would.
-
-    The connection belongs to the loop that opened it (or, once that loop is closed, to the
-    next); asked on another loop, or failing, it answers None and the caller reads through
-    the store (a failed connection is dropped and opened again on the next read)."""
+class PositionsAsync(AskedTogether[UUID, int]):
+    """Encounters' last positions read on the event loop, on PostgreSQL (`AskedTogether`):
+    the version alone from the index for each encounter asked, several encounters in one
+    query. None where the read was not answered on this loop, or an encounter has no event:
+    the caller reads through the store."""
 
     def __init__(self, url: str, schema: str, table: str) -> None:
         from psycopg import sql
 
-        self._url = url
-        self.application_name = f"fraylog positions {schema or 'public'}"  # pg_stat_activity
-        self._query = sql.SQL(
+        query = sql.SQL(
             "SELECT asked.id, (SELECT originator_version FROM {} WHERE originator_id = asked.id "
             "ORDER BY originator_version DESC LIMIT 1) FROM unnest(%s::uuid[]) AS asked(id)"
         ).format(sql.Identifier(schema or "public", table))
-        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._waiting: dict[UUID, list[asyncio.Future[int | None]]] = {}
-        self._asker: asyncio.Task[None] | None = None  # sends the queries while reads wait
-        self.queries = 0  # sent so far (tests: reads asking together share one)
+        super().__init__(url, f"fraylog positions {schema or 'public'}", query)
 
     async def last(self, encounter_id: UUID) -> int | None:
         """The last position, or None: no event, another loop's connection, or an error."""
-        loop = asyncio.get_running_loop()
-        if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
-            self._loop, self._conn, self._waiting, self._asker = loop, None, {}, None
-        if loop is not self._loop:
-            return None
-        answer: asyncio.Future[int | None] = loop.create_future()
-        self._waiting.setdefault(encounter_id, []).append(answer)
-        if self._asker is None:  # a task of its own: a read given up stops no other
-            self._asker = loop.create_task(self._ask())
-        return await answer
-
-    async def _ask(self) -> None:
-        """Send one query for every read waiting, and again while reads came meanwhile."""
-        import psycopg
-
-        waiting: dict[UUID, list[asyncio.Future[int | None]]] = {}
-        try:
-            while self._waiting:
-                waiting, self._waiting = self._waiting, {}
-                found: dict[UUID, int | None] = {}
-                conn = self._conn
-                try:
-                    conn = conn or await self._open()
-                    self.queries += 1
-                    cur = await conn.execute(self._query, (list(waiting),), prepare=True)
-                    found = {eid: last for eid, last in await cur.fetchall()}
-                except psycopg.Error:
-                    await self._drop(conn)  # these reads go through the store
-                _answer(waiting, found)
-        finally:  # cancelled (the app closing) or failing otherwise: the store answers
-            self._asker = None
-            _answer(waiting, {})
-            _answer(self._waiting, {})
-            self._waiting = {}
-
-    async def _open(self) -> Any:
-        conn = await open_on_loop(self._url, self.application_name)
-        self._query = composed(self._query, conn)
-        self._conn = conn
-        return conn
-
-    async def _drop(self, conn: Any) -> None:
-        if conn is not None and conn is self._conn:
-            self._conn = None
-        await close_quietly(conn)
-
-    async def close(self) -> None:
-        """Close the connection, on its own loop (the application's shutdown)."""
-        if self._loop is asyncio.get_running_loop():
-            if self._asker is not None:
-                self._asker.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._asker
-            await self._drop(self._conn)
-
-
-def _answer(waiting: dict[UUID, list[asyncio.Future[int | None]]], found: dict[UUID, Any]) -> None:
-    """Each read still waiting gets its encounter's position found (None: not found)."""
-    for eid, answers in waiting.items():
-        for answer in answers:
-            if not answer.done():  # answered already, or its read given up
-                answer.set_result(found.get(eid))
+        _, last = await self.ask(encounter_id)
+        return last
 
 
 class KeptNarratives:

@@ -1,12 +1,18 @@
 """Connections to PostgreSQL that an event loop opens for itself (psycopg's AsyncConnection,
 autocommit), beside the library's pool: the last positions its reads ask for
-(infra.kept_reads `PositionsAsync`) and the commands it commits (infra.group_commit
-`LoopCommits`). Each one belongs to the loop that opened it."""
+(infra.kept_reads `PositionsAsync`), what the tokens they carry allow (infra.access
+`GrantsOnLoop`), both through `AskedTogether`, and the commands it commits
+(infra.group_commit `LoopCommits`). Each one belongs to the loop that opened it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 # libpq's keepalives: a connection that died on the way (a NAT's timeout, a host gone) is
 # found out within a minute, not after the system's ~15, by whatever awaits it
@@ -32,3 +38,100 @@ async def close_quietly(conn: Any) -> None:
     if conn is not None:
         with contextlib.suppress(Exception):
             await conn.close()
+
+
+class AskedTogether(Generic[K, V]):
+    """Rows by key read on the event loop, awaited rather than run in the thread pool, whose
+    hop (and a pooled connection's transaction) costs more than the read itself: one
+    prepared query on an autocommit connection of its own, `query` taking the keys asked as
+    one array (`%s`), each row its key first (`found` reads the rows).
+
+    Reads that ask while a query is out wait for the next one, which answers them all: each
+    read is answered by a query sent after it asked, so it sees every row committed before
+    it asked, as a query of its own would.
+
+    The connection belongs to the loop that opened it (or, once that loop is closed, to the
+    next); asked on another loop, or failing, a read is left unanswered and the caller
+    reads as it would without (a failed connection is dropped and opened again on the next
+    read)."""
+
+    def __init__(self, url: str, application_name: str, query: Any) -> None:
+        self._url = url
+        self.application_name = application_name  # pg_stat_activity
+        self._query = query
+        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: dict[K, list[asyncio.Future[tuple[bool, V | None]]]] = {}
+        self._asker: asyncio.Task[None] | None = None  # sends the queries while reads wait
+        self.queries = 0  # sent so far (tests: reads asking together share one)
+
+    def found(self, rows: list[tuple[Any, ...]]) -> dict[K, V]:
+        """What a query's rows answer, by key: the second column of each, by default."""
+        return {row[0]: row[1] for row in rows}
+
+    async def ask(self, key: K) -> tuple[bool, V | None]:
+        """(True, the row's value, or None where there is none), or (False, None) where the
+        read was not answered here: another loop's connection, or an error."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
+            self._loop, self._conn, self._waiting, self._asker = loop, None, {}, None
+        if loop is not self._loop:
+            return False, None
+        answer: asyncio.Future[tuple[bool, V | None]] = loop.create_future()
+        self._waiting.setdefault(key, []).append(answer)
+        if self._asker is None:  # a task of its own: a read given up stops no other
+            self._asker = loop.create_task(self._ask())
+        return await answer
+
+    async def _ask(self) -> None:
+        """Send one query for every read waiting, and again while reads came meanwhile."""
+        import psycopg
+
+        waiting: dict[K, list[asyncio.Future[tuple[bool, V | None]]]] = {}
+        try:
+            while self._waiting:
+                waiting, self._waiting = self._waiting, {}
+                found: dict[K, V] | None = None
+                conn = self._conn
+                try:
+                    conn = conn or await self._open()
+                    self.queries += 1
+                    cur = await conn.execute(self._query, (list(waiting),), prepare=True)
+                    found = self.found(await cur.fetchall())
+                except psycopg.Error:
+                    await self._drop(conn)  # these reads are left to the caller
+                _answer(waiting, found)
+        finally:  # cancelled (the app closing) or failing otherwise: left to the callers
+            self._asker = None
+            _answer(waiting, None)
+            _answer(self._waiting, None)
+            self._waiting = {}
+
+    async def _open(self) -> Any:
+        conn = await open_on_loop(self._url, self.application_name)
+        self._query = composed(self._query, conn)
+        self._conn = conn
+        return conn
+
+    async def _drop(self, conn: Any) -> None:
+        if conn is not None and conn is self._conn:
+            self._conn = None
+        await close_quietly(conn)
+
+    async def close(self) -> None:
+        """Close the connection, on its own loop (the application's shutdown)."""
+        if self._loop is asyncio.get_running_loop():
+            if self._asker is not None:
+                self._asker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._asker
+            await self._drop(self._conn)
+
+
+def _answer(waiting: dict[Any, list[asyncio.Future[Any]]], found: dict[Any, Any] | None) -> None:
+    """Each read still waiting gets its key's row found (None: no row), or, where `found`
+    is None (no query answered), is left unanswered."""
+    for key, answers in waiting.items():
+        for answer in answers:
+            if not answer.done():  # answered already, or its read given up
+                answer.set_result((False, None) if found is None else (True, found.get(key)))

@@ -1,7 +1,8 @@
 """The command route's common case, answered before FastAPI routes the request (issue 19).
 
 Most requests to the server are plain commands: POST /encounters/{id}/commands, a JSON
-body, a token this process read lately, no query, no `Idempotency-Key`. Under load, the
+body, a token this process read lately (or reads on the event loop: PostgreSQL), no query,
+no `Idempotency-Key`. Under load, the
 framework's routing of such a request (its exception and exit-stack layers, matching the
 path among every route, the request and parameter objects) cost more than deciding the
 command. The lane is the innermost middleware, inside the app's own (quotas, the body's cap,
@@ -26,7 +27,7 @@ from fastapi.security.utils import get_authorization_scheme_param
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.clean_input import JSON_BODY, sent_as_json
-from api.deps import actor_of, grant_in_memory
+from api.deps import actor_of, grant_on_loop
 from api.routes.commands import DECLINED_ON_LOOP, answered_on_loop, json_answer, parsed
 from domain.errors import DomainError
 from infra.access import Grant
@@ -78,7 +79,7 @@ class CommandLane:
         self.fraylog = fraylog
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        taken = self._command(scope)
+        taken = await self._command(scope)
         if taken is None:
             await self.app(scope, receive, send)
             return
@@ -93,7 +94,7 @@ class CommandLane:
         finally:
             DECLINED_ON_LOOP.reset(declined)
 
-    def _command(self, scope: Scope) -> tuple[UUID, Any, Grant | None] | None:
+    async def _command(self, scope: Scope) -> tuple[UUID, Any, Grant | None] | None:
         """A plain command's encounter, command and acting grant, read as the route reads
         them; None for a request the route reads (and may refuse)."""
         fraylog = self.fraylog
@@ -101,10 +102,14 @@ class CommandLane:
         if plain is None:
             return None
         encounter_id, token, body = plain
-        grant = grant_in_memory(fraylog, encounter_id, token)
         ruleset = fraylog.known_ruleset(encounter_id)
-        if grant is None or ruleset is None:
+        if ruleset is None:
             return None  # the store must be read first: the route does it in a thread
+        # a token not read lately is read on the loop where the store allows it (PostgreSQL;
+        # every request, with several workers: FRAYLOG_GRANT_CACHE_SECONDS=0)
+        grant = await grant_on_loop(fraylog, encounter_id, token)
+        if grant is None:
+            return None  # unknown here, or to be read in a thread: the route does it
         try:
             command = parsed(fraylog, encounter_id, body, ruleset)
             actor_of(fraylog, grant, command.actor)

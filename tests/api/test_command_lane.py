@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from api.main import create_app
 from api.routes import command_route
 from bench.command_levers import served
+from infra.access import token_id
 from infra.app import Fraylog
 from infra.settings import Settings
 from tests.api.test_command_route import requests, unstamped
@@ -150,8 +151,9 @@ def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_
     # when
     with TestClient(served(fraylog, True)) as client:
         r = client.post(url, json=body, headers=headers)
-    # then
-    assert len(routed) == 1
+    # then: on PostgreSQL a token not read yet is read on the loop, and the lane answers
+    on_loop = case == "a token not read yet" and fraylog.settings.backend == "postgres"
+    assert len(routed) == (0 if on_loop else 1)
     if case == "an actor in the body":  # the route's refusal: tokens are on
         assert r.status_code == 422 and r.json()["rule"] == "ACTOR", r.text
         assert fraylog.state(UUID(eid)).version == before
@@ -161,6 +163,60 @@ def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_
     else:
         assert r.status_code == 200, r.text
         assert r.json()["encounter"]["version"] == fraylog.state(UUID(eid)).version > before
+
+
+@pytest.fixture
+def no_grant_cache(settings: Settings) -> Iterator[Fraylog]:
+    """A Fraylog as each of several workers is (`fraylog serve --workers N`): what a token
+    allows is read for every request (FRAYLOG_GRANT_CACHE_SECONDS=0)."""
+    fraylog = Fraylog(dataclasses.replace(settings, grant_cache_seconds=0))
+    yield fraylog
+    fraylog.close()
+
+
+def test_given_no_grant_cache_when_plain_commands_are_sent_then_each_token_is_read_on_the_loop_on_postgres(  # noqa: E501
+    no_grant_cache: Fraylog, routed: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several workers read every request's token (a revocation stops it at once in each):
+    on PostgreSQL on the event loop, so the lane still answers plain commands; on SQLite
+    (one process) in a worker thread, through the route."""
+    fraylog = no_grant_cache
+    table = a_table(fraylog)
+    in_threads: list[str] = []
+    grant = fraylog.access.grant
+    monkeypatch.setattr(fraylog.access, "grant", lambda t: in_threads.append(t) or grant(t))
+    url = f"/encounters/{table['id']}/commands"
+    body = {"type": "adjust_hits", "combatant": table["who"], "amount": -1}
+    # when
+    with TestClient(served(fraylog, True)) as client:
+        client.headers["Authorization"] = f"Bearer {table['token']}"
+        answers = [client.post(url, json=body) for _ in range(3)]
+    # then
+    assert [r.status_code for r in answers] == [200] * 3, answers[-1].text
+    assert fraylog.state(UUID(table["id"])).version == 5
+    if fraylog.settings.backend == "postgres":
+        assert (routed, in_threads) == ([], [])
+    else:
+        assert (routed, in_threads) == ([url] * 3, [table["token"]] * 3)
+
+
+def test_given_no_grant_cache_when_another_process_revokes_a_token_then_the_next_command_is_refused(
+    no_grant_cache: Fraylog, other: Fraylog
+) -> None:
+    fraylog = no_grant_cache
+    table = a_table(fraylog)
+    second = fraylog.access.mint(table["id"], "gm", label="co-GM")
+    url = f"/encounters/{table['id']}/commands"
+    body = {"type": "adjust_hits", "combatant": table["who"], "amount": -1}
+    with TestClient(served(fraylog, True)) as client:
+        client.headers["Authorization"] = f"Bearer {second}"
+        assert client.post(url, json=body).status_code == 200
+        # when: revoked by another worker
+        assert other.access.revoke(UUID(table["id"]), token_id(second))
+        r = client.post(url, json=body)
+    # then: refused at once, nothing recorded
+    assert r.status_code == 404 and r.json()["rule"] == "ENCOUNTER", r.text
+    assert fraylog.state(UUID(table["id"])).version == 3
 
 
 def test_given_a_player_when_he_sends_a_plain_command_then_the_lane_answers_it_with_his_sight(
