@@ -75,11 +75,13 @@ async def _account_grant(fraylog: Fraylog, encounter_id: UUID, key: str) -> Gran
     return Grant(str(encounter_id), GM_ROLE, label="account", token_hash=account.key_hash)
 
 
-async def grant_on_loop(fraylog: Fraylog, encounter_id: UUID, token: str | None) -> Grant | None:
+async def grant_without_threads(
+    fraylog: Fraylog, encounter_id: UUID, token: str | None
+) -> Grant | None:
     """The grant `grant_for` gives `token` where it is had without the thread pool:
     `grant_in_memory`, or a token of this encounter read on the event loop (PostgreSQL);
     None where `grant_for` must be asked, which may read the store in a worker thread or
-    refuse."""
+    refuse (a token refused here is read again there: a second read, on refusals only)."""
     grant = grant_in_memory(fraylog, encounter_id, token)
     if grant is not None or not token or is_account_key(token):
         return grant

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from domain.access import check_player
 from domain.errors import DomainError
 from domain.state import EncounterState
-from infra.loop_connections import AskedTogether
+from infra.loop_connections import AskedTogether, table_named
 from infra.settings import Settings
 from infra.sidetables import SideTables
 from infra.stream_tickets import StreamTickets, iso
@@ -96,7 +96,7 @@ class GrantsOnLoop(AskedTogether[str, Grant]):
 
         query = sql.SQL(
             "SELECT token_hash, " + GRANT_COLUMNS + " FROM {} WHERE token_hash = ANY(%s::text[])"
-        ).format(sql.Identifier(schema or "public", TOKENS))
+        ).format(table_named(schema, TOKENS))
         super().__init__(url, f"fraylog tokens {schema or 'public'}", query)
 
     def found(self, rows: list[tuple[Any, ...]]) -> dict[str, Grant]:
@@ -247,7 +247,9 @@ class AccessStore(SideTables):
                 (digest,),
             )
             return self._granted(digest, _grant_in(rows[0]) if rows else None)
-        grant = self._grants[digest]
+        grant = self._grants.get(digest)  # None: the cache renewed meanwhile, by another read
+        if grant is None:
+            return self.grant_of(digest)
         return None if grant.expired(self.clock()) else grant
 
     async def grant_on_loop(self, token: str) -> tuple[bool, Grant | None]:
@@ -259,7 +261,7 @@ class AccessStore(SideTables):
         known, grant = self.cached(digest)
         if known:
             return True, grant
-        reads = self._on_loop
+        reads = self._grants_on_loop
         if reads is None:
             return False, None
         asked, grant = await reads.ask(digest)
@@ -267,24 +269,35 @@ class AccessStore(SideTables):
 
     def _granted(self, digest: str, grant: Grant | None) -> Grant | None:
         """What the store holds for a token, kept for FRAYLOG_GRANT_CACHE_SECONDS unless it
-        was revoked here while it was read; None for no row, or an expired one."""
+        was revoked here while it was read (`_forget`, on another thread, may come between
+        the read and the keeping: looked at again once kept); None for no row, or an expired
+        one."""
         if grant is None or digest in self._revoked:
             return None
         if time.monotonic() - self._grants_read >= self.settings.grant_cache_seconds:
             self._grants, self._grants_read = {}, time.monotonic()
         self._grants[digest] = grant
+        if digest in self._revoked:
+            self._grants.pop(digest, None)
+            return None
         return None if grant.expired(self.clock()) else grant
 
     @cached_property
-    def _on_loop(self) -> GrantsOnLoop | None:
+    def _grants_on_loop(self) -> GrantsOnLoop | None:
         url = self.settings.database_url
         return GrantsOnLoop(url, self.settings.postgres_schema) if url else None
 
     async def close_on_loop(self) -> None:
         """Close what `grant_on_loop` opened, on its loop (the application's shutdown)."""
-        reads = self.__dict__.get("_on_loop")
+        reads = self.__dict__.get("_grants_on_loop")
         if reads is not None:
             await reads.close()
+
+    def close(self) -> None:
+        reads = self.__dict__.get("_grants_on_loop")
+        if reads is not None:
+            reads.forget()  # its loop gone without `close_on_loop` (tests, the CLI)
+        super().close()
 
     def revoke(self, encounter_id: UUID, token_id: str) -> bool:
         """Revoke a token of the encounter by its id (the start of its hash); the last GM

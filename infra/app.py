@@ -558,6 +558,9 @@ class Fraylog(Application[UUID]):
     def close(self) -> None:
         if getattr(self, "loop_commits", None) is not None:
             self.loop_commits.forget()  # its loop gone without `close_on_loop` (tests, CLI)
+        positions = self.__dict__.get("_positions_async")
+        if positions is not None:
+            positions.forget()  # the same
         if hasattr(self, "commits"):
             self.commits.close()  # what was handed over is committed first
         super().close()

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
-from infra.loop_connections import AskedTogether
+from infra.loop_connections import AskedTogether, table_named
 from projections.kept_lines import KeptLines
 from projections.narrative import Lang
 
@@ -76,7 +76,7 @@ class PositionsAsync(AskedTogether[UUID, int]):
         query = sql.SQL(
             "SELECT asked.id, (SELECT originator_version FROM {} WHERE originator_id = asked.id "
             "ORDER BY originator_version DESC LIMIT 1) FROM unnest(%s::uuid[]) AS asked(id)"
-        ).format(sql.Identifier(schema or "public", table))
+        ).format(table_named(schema, table))
         super().__init__(url, f"fraylog positions {schema or 'public'}", query)
 
     async def last(self, encounter_id: UUID) -> int | None:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from collections.abc import Hashable
 from typing import Any, Generic, TypeVar
+
+log = logging.getLogger("fraylog.reads")
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -26,6 +30,14 @@ async def open_on_loop(url: str, application_name: str) -> Any:
     return await psycopg.AsyncConnection.connect(
         url, autocommit=True, connect_timeout=5, application_name=application_name, **KEEPALIVE
     )
+
+
+def table_named(schema: str, table: str) -> Any:
+    """A table as fraylog names it on PostgreSQL: in `schema`, or without one (the
+    connection's search_path then finds it, as for every other statement)."""
+    from psycopg import sql
+
+    return sql.Identifier(schema, table) if schema else sql.Identifier(table)
 
 
 def composed(statement: Any, conn: Any) -> bytes:
@@ -51,9 +63,12 @@ class AskedTogether(Generic[K, V]):
     it asked, as a query of its own would.
 
     The connection belongs to the loop that opened it (or, once that loop is closed, to the
-    next); asked on another loop, or failing, a read is left unanswered and the caller
-    reads as it would without (a failed connection is dropped and opened again on the next
-    read)."""
+    next). A read asked on another loop, once the connection is closing, or when its query
+    failed is answered (False, None): the caller reads as it would without. A failed query
+    is logged and its connection dropped; for `REST_SECONDS` after it, reads are answered
+    so at once, then a new connection is opened for the next."""
+
+    REST_SECONDS = 1.0  # after a failed query, the callers read without for this long
 
     def __init__(self, url: str, application_name: str, query: Any) -> None:
         self._url = url
@@ -63,6 +78,8 @@ class AskedTogether(Generic[K, V]):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[K, list[asyncio.Future[tuple[bool, V | None]]]] = {}
         self._asker: asyncio.Task[None] | None = None  # sends the queries while reads wait
+        self._closing = False  # on self._loop: its application is shutting down
+        self._resting_until = 0.0  # time.monotonic() after a failed query
         self.queries = 0  # sent so far (tests: reads asking together share one)
 
     def found(self, rows: list[tuple[Any, ...]]) -> dict[K, V]:
@@ -71,11 +88,12 @@ class AskedTogether(Generic[K, V]):
 
     async def ask(self, key: K) -> tuple[bool, V | None]:
         """(True, the row's value, or None where there is none), or (False, None) where the
-        read was not answered here: another loop's connection, or an error."""
+        read was not answered here: another loop's connection, closing, or a failure."""
         loop = asyncio.get_running_loop()
         if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
             self._loop, self._conn, self._waiting, self._asker = loop, None, {}, None
-        if loop is not self._loop:
+            self._closing = False
+        if loop is not self._loop or self._closing or time.monotonic() < self._resting_until:
             return False, None
         answer: asyncio.Future[tuple[bool, V | None]] = loop.create_future()
         self._waiting.setdefault(key, []).append(answer)
@@ -98,10 +116,13 @@ class AskedTogether(Generic[K, V]):
                     self.queries += 1
                     cur = await conn.execute(self._query, (list(waiting),), prepare=True)
                     found = self.found(await cur.fetchall())
-                except psycopg.Error:
-                    await self._drop(conn)  # these reads are left to the caller
+                except psycopg.Error as e:  # these reads, and those till it rests, the callers'
+                    log.warning("%s: a read failed (%r); read without it", self.application_name, e)
+                    self._resting_until = time.monotonic() + self.REST_SECONDS
+                    await self._drop(conn)
+                    break
                 _answer(waiting, found)
-        finally:  # cancelled (the app closing) or failing otherwise: left to the callers
+        finally:  # cancelled (the app closing), failed or resting: the callers read without
             self._asker = None
             _answer(waiting, None)
             _answer(self._waiting, None)
@@ -118,9 +139,22 @@ class AskedTogether(Generic[K, V]):
             self._conn = None
         await close_quietly(conn)
 
+    def forget(self) -> None:
+        """The connection of a loop that cannot close it (closed, or not running: the
+        application's close without its shutdown on the loop), its socket closed at once."""
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            return
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
+
     async def close(self) -> None:
-        """Close the connection, on its own loop (the application's shutdown)."""
+        """Close the connection, on its own loop (the application's shutdown); reads asked
+        after it are answered (False, None)."""
         if self._loop is asyncio.get_running_loop():
+            self._closing = True
             if self._asker is not None:
                 self._asker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -129,8 +163,8 @@ class AskedTogether(Generic[K, V]):
 
 
 def _answer(waiting: dict[Any, list[asyncio.Future[Any]]], found: dict[Any, Any] | None) -> None:
-    """Each read still waiting gets its key's row found (None: no row), or, where `found`
-    is None (no query answered), is left unanswered."""
+    """Each read still waiting gets (True, its key's row found, None for no row), or, where
+    `found` is None (no query answered), (False, None)."""
     for key, answers in waiting.items():
         for answer in answers:
             if not answer.done():  # answered already, or its read given up

@@ -2,18 +2,17 @@
 
 Most requests to the server are plain commands: POST /encounters/{id}/commands, a JSON
 body, a token this process read lately (or reads on the event loop: PostgreSQL), no query,
-no `Idempotency-Key`. Under load, the
-framework's routing of such a request (its exception and exit-stack layers, matching the
-path among every route, the request and parameter objects) cost more than deciding the
-command. The lane is the innermost middleware, inside the app's own (quotas, the body's cap,
-`CleanInput`, which leaves the cleaned body's value in the scope): it reads such a request
-as the command route would, decides it on the event loop (`answered_on_loop`) and answers
-it with the route's own answer (`json_answer`). Anything else, and any command the loop
-does not record (a refusal, a correction, a server die, a turn held: nothing is recorded
-then), goes to the route unchanged, which reads and answers it as it always did (told the
-loop declined the command, `DECLINED_ON_LOOP`, so it is decided in a worker thread without
-a second try). The route stays the one documented in the OpenAPI;
-tests/api/test_command_lane.py checks each answer is the route's.
+no `Idempotency-Key`. Under load, the framework's routing of such a request (its exception
+and exit-stack layers, matching the path among every route, the request and parameter
+objects) cost more than deciding the command. The lane is the innermost middleware, inside
+the app's own (quotas, the body's cap, `CleanInput`, which leaves the cleaned body's value
+in the scope): it reads such a request as the command route would, decides it on the event
+loop (`answered_on_loop`) and answers it with the route's own answer (`json_answer`).
+Anything else, and any command the loop does not record (a refusal, a correction, a server
+die, a turn held: nothing is recorded then), goes to the route unchanged, which reads and
+answers it as it always did (told the loop declined the command, `DECLINED_ON_LOOP`, so it
+is decided in a worker thread without a second try). The route stays the one documented in
+the OpenAPI; tests/api/test_command_lane.py checks each answer is the route's.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from fastapi.security.utils import get_authorization_scheme_param
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.clean_input import JSON_BODY, sent_as_json
-from api.deps import actor_of, grant_on_loop
+from api.deps import actor_of, grant_without_threads
 from api.routes.commands import DECLINED_ON_LOOP, answered_on_loop, json_answer, parsed
 from domain.errors import DomainError
 from infra.access import Grant
@@ -107,7 +106,7 @@ class CommandLane:
             return None  # the store must be read first: the route does it in a thread
         # a token not read lately is read on the loop where the store allows it (PostgreSQL;
         # every request, with several workers: FRAYLOG_GRANT_CACHE_SECONDS=0)
-        grant = await grant_on_loop(fraylog, encounter_id, token)
+        grant = await grant_without_threads(fraylog, encounter_id, token)
         if grant is None:
             return None  # unknown here, or to be read in a thread: the route does it
         try:

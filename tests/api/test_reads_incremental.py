@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
@@ -385,10 +386,12 @@ def test_given_reads_always_out_when_an_event_is_recorded_then_the_next_read_see
 
 @pytest.mark.postgres
 def test_given_the_gms_read_connection_dropped_when_reading_then_answered_and_opened_again(
-    pg_fraylog: Fraylog,
+    pg_fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A PostgreSQL restart, say: the read that finds its connection gone is answered through
-    the store, and the next read opens a new one."""
+    """A PostgreSQL restart, say: the read that finds its connection gone, and those in the
+    rest after it, are answered through the store; the next read after the rest opens a new
+    one."""
+    monkeypatch.setattr(type(pg_fraylog._positions_async), "REST_SECONDS", 0.2)
     with TestClient(create_app(fraylog=pg_fraylog)) as client:
         client.auth = TokenJar()
         eid, brakka = novus_table(client)
@@ -398,6 +401,9 @@ def test_given_the_gms_read_connection_dropped_when_reading_then_answered_and_op
         last = pg_fraylog.last_position(UUID(eid))
         assert client.get(f"/encounters/{eid}").json()["version"] == last
         assert client.get(f"/encounters/{eid}/log").json()["lines"][-1]["position"] == last
+        assert _terminate_positions_reader(pg_fraylog) == 0  # resting: not opened again yet
+        time.sleep(0.3)
+        assert client.get(f"/encounters/{eid}").json()["version"] == last
         assert _terminate_positions_reader(pg_fraylog) == 1  # opened again
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
 
+import psycopg
 import pytest
 
 from infra.access import Grant, token_id
@@ -70,7 +73,7 @@ def test_given_tokens_asked_together_on_the_loop_then_each_gets_its_grant_from_f
         (True, None),
     ]
     assert all(g == fraylog.access.grant(t) for t, (_, g) in zip(asked, answers, strict=True))
-    assert 1 <= fraylog.access._on_loop.queries < len(asked)  # type: ignore[union-attr]
+    assert 1 <= fraylog.access._grants_on_loop.queries < len(asked)  # type: ignore[union-attr]
 
 
 @pytest.mark.postgres
@@ -114,3 +117,91 @@ def test_given_the_loop_that_opened_the_reads_when_another_loop_asks_then_it_is_
     # then
     assert first[0] and first[1] is not None
     assert another == (False, None)
+
+
+@pytest.mark.postgres
+def test_given_a_token_revoked_here_while_its_read_is_out_then_it_is_not_kept(
+    pg_schema: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read found the token's row; the revocation came before it was kept: refused,
+    and not kept for the cache's time."""
+    settings = Settings(database_url=PG_URL, postgres_schema=pg_schema, grant_cache_seconds=60)
+    with Fraylog(settings) as fraylog:
+        ((eid, _),) = tables(fraylog, 1)
+        second = fraylog.access.mint(eid, "gm", label="co-GM")
+        reads = fraylog.access._grants_on_loop
+        assert reads is not None
+        found = reads.found
+
+        def revoked_meanwhile(rows: list[tuple[Any, ...]]) -> dict[str, Grant]:
+            assert fraylog.access.revoke(UUID(eid), token_id(second))
+            return found(rows)
+
+        monkeypatch.setattr(reads, "found", revoked_meanwhile)
+
+        async def read() -> tuple[bool, Grant | None]:
+            try:
+                return await fraylog.access.grant_on_loop(second)
+            finally:
+                await fraylog.close_reads_on_loop()
+
+        # when
+        answer = asyncio.run(read())
+        # then
+        assert answer == (True, None)
+        assert fraylog.access.cached_grant(second) == (False, None)
+
+
+@pytest.mark.postgres
+def test_given_a_failed_read_then_it_is_left_to_the_caller_and_the_next_reads_rest_then_reopen(
+    pg_fraylog: Fraylog, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fraylog = pg_fraylog
+    ((_, token),) = tables(fraylog, 1)
+    reads = fraylog.access._grants_on_loop
+    assert reads is not None
+    monkeypatch.setattr(reads, "REST_SECONDS", 0.2)
+
+    async def broken_then_rested() -> list[tuple[bool, Grant | None]]:
+        try:
+            first = await fraylog.access.grant_on_loop(token)  # opens the connection
+            with psycopg.connect(PG_URL, autocommit=True) as admin:  # then it is cut off
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = %s",
+                    (reads.application_name,),
+                )
+            failed = await fraylog.access.grant_on_loop(token)
+            resting = await fraylog.access.grant_on_loop(token)
+            await asyncio.sleep(0.3)
+            again = await fraylog.access.grant_on_loop(token)
+            return [first, failed, resting, again]
+        finally:
+            await fraylog.close_reads_on_loop()
+
+    # when
+    first, failed, resting, again = asyncio.run(broken_then_rested())
+    # then
+    assert first[0] and again[0] and first == again
+    assert failed == resting == (False, None)
+    assert "a read failed" in caplog.text
+
+
+@pytest.mark.postgres
+def test_given_the_reads_closed_on_their_loop_when_a_late_request_asks_then_the_caller_reads(
+    pg_fraylog: Fraylog,
+) -> None:
+    fraylog = pg_fraylog
+    ((_, token),) = tables(fraylog, 1)
+
+    async def read_close_read() -> list[tuple[bool, Grant | None]]:
+        first = await fraylog.access.grant_on_loop(token)
+        await fraylog.close_reads_on_loop()
+        return [first, await fraylog.access.grant_on_loop(token)]
+
+    # when
+    first, late = asyncio.run(read_close_read())
+    # then: nothing opened again after the close
+    assert first[0] and first[1] is not None
+    assert late == (False, None)
+    assert fraylog.access._grants_on_loop._conn is None  # type: ignore[union-attr]

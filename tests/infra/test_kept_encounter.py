@@ -5,6 +5,7 @@ store's latest. What the cache keeps is never changed in place (SQLite and Postg
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from uuid import UUID
 
@@ -13,6 +14,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import commands as c
 from domain.errors import DomainError
+from infra import app
 from infra.app import Conflict, Fraylog
 from tests.builders.novus import novus_stats
 
@@ -147,6 +149,45 @@ def test_given_another_process_recorded_twice_lately_when_a_command_runs_here_th
     # then
     assert reads == [eid]
     assert recorded.state.combatants[a].hits == 18
+
+
+def test_given_another_process_found_twice_but_not_within_the_window_when_a_command_runs_here_then_it_is_decided_on_what_is_kept(  # noqa: E501
+    fraylog: Fraylog, other: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two moves of a table between workers, further apart than ELSEWHERE_SECONDS (made
+    short here), are two moves, not a shared encounter."""
+    monkeypatch.setattr(app, "ELSEWHERE_SECONDS", 0.2)
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    for _ in range(2):
+        other.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+        fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))  # found out here
+        time.sleep(0.3)
+    reads = store_reads(fraylog, monkeypatch)
+    # when
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    # then
+    assert reads == []
+
+
+def test_given_a_shared_encounter_when_the_window_passes_with_no_other_record_then_commands_are_decided_on_what_is_kept(  # noqa: E501
+    fraylog: Fraylog, other: Fraylog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "ELSEWHERE_SECONDS", 0.2)
+    eid, a = an_encounter(fraylog)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    for _ in range(2):  # found twice in a row: shared
+        other.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+        fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    reads = store_reads(fraylog, monkeypatch)
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    assert reads == [eid]  # shared: read first
+    # when: the window passes with only this process recording
+    time.sleep(0.3)
+    reads.clear()
+    fraylog.execute(eid, c.AdjustHits(combatant=a, amount=-1))
+    # then
+    assert reads == []
 
 
 def test_given_a_table_that_moved_here_from_another_process_when_a_command_runs_then_it_is_decided_on_what_is_kept(  # noqa: E501
