@@ -108,6 +108,42 @@ def listed(given: Any) -> list[Any]:
 class MarkingSQLiteRecorder(SQLiteApplicationRecorder):
     """SQLite: a command's events and its key's mark in one transaction (no mark: nothing)."""
 
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        """The library's select (the same rows, in its order), with the id the rows share
+        converted once rather than for each row, and only the columns that differ read:
+        converting each row's id was about a fifth of a full fold on SQLite."""
+        key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
+        statement = (
+            f"SELECT originator_version, topic, state FROM {self.events_table_name} "
+            "WHERE originator_id=? "
+        )
+        params: list[Any] = [key]
+        if gt is not None:
+            statement += "AND originator_version>? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND originator_version<=? "
+            params.append(lte)
+        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
+        if limit is not None:
+            statement += "LIMIT ? "
+            params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            rows = c.fetchall()
+        if not rows:
+            return []
+        shared = self.convert_originator_id(key)  # every row's, as the WHERE matched it
+        return [StoredEvent(shared, version, topic, state) for version, topic, state in rows]
+
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
