@@ -4,6 +4,7 @@ export + verify (in this process and over HTTP), and the projector lever."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import sqlite3
 from collections.abc import Callable
@@ -61,17 +62,21 @@ class RawReader:
 def fold_vs_raw(
     backend: str, label: str, fraylog: Fraylog, eid: UUID, events: int, reps: int
 ) -> tuple[list[Row], dict[str, float]]:
-    """view_of(list(event_log(id))) and the raw read, alternately, `reps` times each."""
+    """view_of(list(event_log(id))) and the raw read, alternately, `reps` times each, the
+    garbage collected before each: a collection of what earlier runs left fell inside one
+    timing or the other, by chance (the ratio of one run went from 0.31 to 0.78 and back)."""
     raw = RawReader(fraylog.settings)
     try:
         assert len(raw.read(eid)) == events
         view_of(fraylog.event_log(eid))  # both warm
         folds, reads = [], []
         for _ in range(reps):
+            gc.collect()
             t0 = clock()
             rows = raw.read(eid)
             reads.append(clock() - t0)
             del rows
+            gc.collect()
             t0 = clock()
             view = view_of(list(fraylog.event_log(eid)))
             folds.append(clock() - t0)

@@ -399,7 +399,8 @@ rate (above 1: faster than the default).
   and its mapper makes domain events of them, then fraylog folds them and builds the view),
   ÷ a plain `SELECT state ... ORDER BY originator_version` of the same rows on a
   sqlite3/psycopg connection of its own and `json.loads` of each: the least any reader of
-  the table must do. The two alternate.
+  the table must do. The two alternate, the garbage collected before each (a collection
+  due from earlier runs fell in one or the other by chance).
 - **× (empty store)**: the growth rows; see `bench/growth.py` for how a million events are
   stored in a minute (a played 1,000-event encounter whose rows the database copies under
   new ids, events and snapshots, in batches).
