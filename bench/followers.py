@@ -45,11 +45,12 @@ class StreamingServer(Server):
         self.port, self.workers = free_port(), 1
         self.url = f"http://127.0.0.1:{self.port}"
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        self._tmp = tempfile.TemporaryDirectory()  # as Server's: where it claims its CPU
         serve = ["-c", "from api.cli import app; app()", "serve", "--host", "127.0.0.1"]
         self.proc = subprocess.Popen(
             [sys.executable, *serve, "--port", str(self.port), "--workers", "1"],
             cwd=ROOT,
-            env=server_env(settings) | {"PYTHONUNBUFFERED": "1"} | extra,
+            env=server_env(settings) | {"PYTHONUNBUFFERED": "1", "TMPDIR": self._tmp.name} | extra,
             stdout=self._log,
             stderr=subprocess.STDOUT,
         )
