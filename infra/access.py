@@ -257,7 +257,10 @@ class AccessStore(SideTables):
         it (PostgreSQL: `GrantsOnLoop`, the tokens asked together read in one query): (True,
         what the token allows, or None as `grant` answers), or (False, None) where it was not
         read there (SQLite, another loop's connection, a failure): ask `grant` in the pool."""
-        digest = token_hash(token)
+        return await self.grant_of_on_loop(token_hash(token))
+
+    async def grant_of_on_loop(self, digest: str) -> tuple[bool, Grant | None]:
+        """`grant_on_loop` by the token's hash (else ask `grant_of` in the pool)."""
         known, grant = self.cached(digest)
         if known:
             return True, grant

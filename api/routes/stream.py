@@ -204,8 +204,8 @@ class Follower:
             if self.holder is None:  # from an account key (never revoked), or open mode
                 return True
             access = self.fraylog.access
-            known, grant = access.cached(self.holder)
-            if not known:
+            read, grant = await access.grant_of_on_loop(self.holder)  # PostgreSQL: no thread
+            if not read:
                 grant = await run_in_threadpool(access.grant_of, self.holder)
             return grant is not None
         try:
