@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import DomainError
-from infra.loop_connections import close_quietly, composed, open_on_loop
+from infra.loop_connections import LoopConnection
 
 log = logging.getLogger("fraylog.commits")
 
@@ -284,7 +284,7 @@ def _answered(answers: list[tuple[asyncio.Future[None], BaseException | None]]) 
             future.set_exception(RuntimeError(f"the save's answer could not be given: {error!r}"))
 
 
-class LoopCommits:
+class LoopCommits(LoopConnection):
     """Saves handed over on an event loop, committed there, without the writer thread
     (PostgreSQL: infra.app `Fraylog.execute_on_loop`): a connection of the loop's own
     (psycopg's AsyncConnection, autocommit), each batch's transaction one query that the
@@ -322,14 +322,10 @@ class LoopCommits:
         most: int = 64,
         name: str = "fraylog commits",
     ) -> None:
-        self._url = url
-        self._statement = statement  # composed for its connection once it opens
+        super().__init__(url, name, statement)
         self._params = params
         self._writer = writer  # where a batch goes that cannot commit here
         self._most = max(1, most)
-        self.application_name = name  # pg_stat_activity
-        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[Saving] = []
         self._sending: list[Saving] = []  # the batch out, till it is answered or handed over
         self._committer: asyncio.Task[None] | None = None  # sends the batches while saves wait
@@ -411,12 +407,6 @@ class LoopCommits:
         self.handed_over += len(fresh)
         self._writer.hand_over(fresh)
 
-    async def _open(self) -> Any:
-        conn = await open_on_loop(self._url, self.application_name)
-        self._statement = composed(self._statement, conn)
-        self._conn = conn
-        return conn
-
     async def _reset(self, conn: Any, error: BaseException) -> bool:
         """After a failed batch: its transaction rolled back on the connection, kept (True);
         or the connection dropped (lost, never opened, or cut off in a way it does not
@@ -430,11 +420,6 @@ class LoopCommits:
         await self._drop(conn)
         return False
 
-    async def _drop(self, conn: Any) -> None:
-        if conn is not None and conn is self._conn:
-            self._conn = None
-        await close_quietly(conn)
-
     def forget(self) -> None:
         """What a loop left, where that loop cannot finish it (closed, or not running: the
         application's close): the saves it did not commit handed to the writer (a batch out
@@ -445,10 +430,7 @@ class LoopCommits:
             return
         gone = loop is None or loop.is_closed()
         self._hand_over(self._sending + self._waiting if gone else list(self._waiting))
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.pgconn.finish()
+        self._finish()
 
     async def close(self) -> None:
         """Commit what waits, then close the connection, on its own loop (the app's

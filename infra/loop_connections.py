@@ -52,7 +52,38 @@ async def close_quietly(conn: Any) -> None:
             await conn.close()
 
 
-class AskedTogether(Generic[K, V]):
+class LoopConnection:
+    """A connection of an event loop's own to `url`, opened when first needed, with the one
+    statement it sends composed for it then; named `application_name` in pg_stat_activity.
+    It belongs to `_loop`: awaited there (`_open`, `_drop`), or, where that loop can no
+    longer await it (closed, or not running), its socket closed at once (`_finish`)."""
+
+    def __init__(self, url: str, application_name: str, statement: Any) -> None:
+        self._url = url
+        self.application_name = application_name
+        self._statement = statement  # composed for the connection once it opens
+        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def _open(self) -> Any:
+        conn = await open_on_loop(self._url, self.application_name)
+        self._statement = composed(self._statement, conn)
+        self._conn = conn
+        return conn
+
+    async def _drop(self, conn: Any) -> None:
+        if conn is not None and conn is self._conn:
+            self._conn = None
+        await close_quietly(conn)
+
+    def _finish(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
+
+
+class AskedTogether(LoopConnection, Generic[K, V]):
     """Rows by key read on the event loop, awaited rather than run in the thread pool, whose
     hop (and a pooled connection's transaction) costs more than the read itself: one
     prepared query on an autocommit connection of its own, `query` taking the keys asked as
@@ -71,11 +102,7 @@ class AskedTogether(Generic[K, V]):
     REST_SECONDS = 1.0  # after a failed query, the callers read without for this long
 
     def __init__(self, url: str, application_name: str, query: Any) -> None:
-        self._url = url
-        self.application_name = application_name  # pg_stat_activity
-        self._query = query
-        self._conn: Any = None  # psycopg.AsyncConnection, on self._loop
-        self._loop: asyncio.AbstractEventLoop | None = None
+        super().__init__(url, application_name, query)
         self._waiting: dict[K, list[asyncio.Future[tuple[bool, V | None]]]] = {}
         self._asker: asyncio.Task[None] | None = None  # sends the queries while reads wait
         self._closing = False  # on self._loop: its application is shutting down
@@ -91,8 +118,8 @@ class AskedTogether(Generic[K, V]):
         read was not answered here: another loop's connection, closing, or a failure."""
         loop = asyncio.get_running_loop()
         if self._loop is None or self._loop.is_closed():  # the first loop, or its successor
-            self._loop, self._conn, self._waiting, self._asker = loop, None, {}, None
-            self._closing = False
+            self._finish()
+            self._loop, self._waiting, self._asker, self._closing = loop, {}, None, False
         if loop is not self._loop or self._closing or time.monotonic() < self._resting_until:
             return False, None
         answer: asyncio.Future[tuple[bool, V | None]] = loop.create_future()
@@ -114,7 +141,7 @@ class AskedTogether(Generic[K, V]):
                 try:
                     conn = conn or await self._open()
                     self.queries += 1
-                    cur = await conn.execute(self._query, (list(waiting),), prepare=True)
+                    cur = await conn.execute(self._statement, (list(waiting),), prepare=True)
                     found = self.found(await cur.fetchall())
                 except psycopg.Error as e:  # these reads, and those till it rests, the callers'
                     log.warning("%s: a read failed (%r); read without it", self.application_name, e)
@@ -128,27 +155,12 @@ class AskedTogether(Generic[K, V]):
             _answer(self._waiting, None)
             self._waiting = {}
 
-    async def _open(self) -> Any:
-        conn = await open_on_loop(self._url, self.application_name)
-        self._query = composed(self._query, conn)
-        self._conn = conn
-        return conn
-
-    async def _drop(self, conn: Any) -> None:
-        if conn is not None and conn is self._conn:
-            self._conn = None
-        await close_quietly(conn)
-
     def forget(self) -> None:
         """The connection of a loop that cannot close it (closed, or not running: the
         application's close without its shutdown on the loop), its socket closed at once."""
         loop = self._loop
-        if loop is not None and loop.is_running():
-            return
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.pgconn.finish()
+        if loop is None or not loop.is_running():
+            self._finish()
 
     async def close(self) -> None:
         """Close the connection, on its own loop (the application's shutdown); reads asked

@@ -64,6 +64,21 @@ def pg_schema() -> Iterator[str]:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
+def cut_off(application_name: str) -> int:
+    """End every PostgreSQL connection of that name (pg_stat_activity), as a restart of the
+    server would: how many there were."""
+    import psycopg
+
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        return len(
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = %s",
+                (application_name,),
+            ).fetchall()
+        )
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def settings(request: pytest.FixtureRequest, tmp_path) -> Settings:
     """Settings for a fresh store on each backend."""

@@ -23,7 +23,6 @@ from infra.settings import Settings
 from tests.api.test_command_route import requests, unstamped
 from tests.builders import add_combatant, new_encounter
 from tests.builders.novus import novus_stats
-from tests.conftest import PG_URL
 from tests.tokens import TokenJar
 
 
@@ -36,11 +35,6 @@ def a_table(fraylog: Fraylog) -> dict[str, Any]:
     assert fraylog.access.grant(token) is not None
     fraylog.ruleset(UUID(eid))
     return {"fraylog": fraylog, "id": eid, "who": who, "token": token}
-
-
-@pytest.fixture
-def pg_settings(pg_schema: str) -> Settings:
-    return Settings(database_url=PG_URL, postgres_schema=pg_schema, snapshot_interval=5)
 
 
 @pytest.fixture
@@ -122,7 +116,6 @@ def test_given_a_request_the_lane_leaves_when_sent_then_the_route_answers_it(
     "case",
     [
         "an id in capitals",
-        "a token not read yet (SQLite: read in a worker thread)",
         "an Idempotency-Key",
         "a query",
         "a correction",
@@ -140,10 +133,6 @@ def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_
     headers = {}
     if case == "an id in capitals":
         url = f"/encounters/{eid.upper()}/commands"
-    elif case.startswith("a token not read yet"):
-        if fraylog.settings.backend == "postgres":
-            pytest.skip("PostgreSQL reads it on the loop: the lane takes it (the test below)")
-        token = fraylog.access.mint(eid, "gm")
     elif case == "an Idempotency-Key":
         headers["Idempotency-Key"] = "once"
     elif case == "a query":
@@ -172,26 +161,27 @@ def test_given_a_command_the_loop_cannot_take_as_it_is_when_sent_then_the_route_
         assert r.json()["encounter"]["version"] == fraylog.state(UUID(eid)).version > before
 
 
-@pytest.mark.postgres
-def test_given_a_token_not_read_yet_on_postgres_when_a_plain_command_is_sent_then_the_lane_reads_it_and_answers(  # noqa: E501
-    pg_settings: Settings, routed: list[str]
+def test_given_a_token_not_read_yet_when_a_plain_command_is_sent_then_postgres_reads_it_on_the_loop(
+    tables: tuple[dict[str, Any], dict[str, Any]], routed: list[str]
 ) -> None:
-    fraylog = Fraylog(pg_settings)
-    table = a_table(fraylog)
+    """On PostgreSQL the lane reads the token on the loop (one query) and answers; on
+    SQLite the route reads it, in a worker thread."""
+    table = tables[0]
+    fraylog = table["fraylog"]
     token = fraylog.access.mint(table["id"], "gm", label="co-GM")  # never read here
+    url = f"/encounters/{table['id']}/commands"
     body = {"type": "adjust_hits", "combatant": table["who"], "amount": -1}
     # when
     with TestClient(served(fraylog, True)) as client:
-        r = client.post(
-            f"/encounters/{table['id']}/commands",
-            json=body,
-            headers={"Authorization": f"Bearer {token}"},
-        )
-    fraylog.close()
-    # then: read on the loop, in one query, and answered by the lane
+        r = client.post(url, json=body, headers={"Authorization": f"Bearer {token}"})
+    # then
     assert r.status_code == 200, r.text
-    assert routed == []
-    assert fraylog.access._grants_on_loop.queries == 1  # type: ignore[union-attr]
+    assert r.json()["encounter"]["version"] == fraylog.state(UUID(table["id"])).version == 3
+    if fraylog.settings.backend == "postgres":
+        assert routed == []
+        assert fraylog.access._grants_on_loop.queries == 1  # type: ignore[union-attr]
+    else:
+        assert routed == [url]
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import TypeAdapter
@@ -37,7 +36,7 @@ from tests.api.test_lang import novus_table
 from tests.api.test_visibility_property import BOOKS, seeded_encounter
 from tests.builders import add_combatant, command
 from tests.builders.novus import novus_stats
-from tests.conftest import PG_URL
+from tests.conftest import PG_URL, cut_off
 from tests.tokens import TokenJar
 
 _LOG: TypeAdapter[Any] = TypeAdapter(s.NarrativeLog)
@@ -409,10 +408,4 @@ def test_given_the_gms_read_connection_dropped_when_reading_then_answered_and_op
 
 def _terminate_positions_reader(fraylog: Fraylog) -> int:
     """Ends the connection the GM's reads hold (found by its application name)."""
-    name = fraylog._positions_async.application_name  # type: ignore[union-attr]
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
-            (name,),
-        ).fetchall()
-    return len(rows)
+    return cut_off(fraylog._positions_async.application_name)  # type: ignore[union-attr]

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 from uuid import UUID
 
-import psycopg
 import pytest
 
 from infra.access import Grant, token_id
 from infra.app import Fraylog
 from infra.settings import Settings
-from tests.conftest import PG_URL
+from tests.conftest import PG_URL, cut_off
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -45,16 +46,25 @@ def tables(fraylog: Fraylog, n: int) -> list[tuple[str, str]]:
     return made
 
 
+def on_a_loop(fraylog: Fraylog, reads: Callable[[], Awaitable[T]]) -> T:
+    """`reads` run on an event loop of their own, what they opened there closed after."""
+
+    async def then_closed() -> T:
+        try:
+            return await reads()
+        finally:
+            await fraylog.close_reads_on_loop()
+
+    return asyncio.run(then_closed())
+
+
 def read_on_loop(fraylog: Fraylog, tokens: list[str]) -> list[tuple[bool, Grant | None]]:
     """Each token's grant read on one event loop, all asking together."""
 
     async def read_all() -> list[tuple[bool, Grant | None]]:
-        try:
-            return await asyncio.gather(*(fraylog.access.grant_on_loop(t) for t in tokens))
-        finally:
-            await fraylog.close_reads_on_loop()
+        return await asyncio.gather(*(fraylog.access.grant_on_loop(t) for t in tokens))
 
-    return asyncio.run(read_all())
+    return on_a_loop(fraylog, read_all)
 
 
 def test_given_tokens_asked_together_on_the_loop_then_each_gets_its_grant_from_fewer_queries(
@@ -85,16 +95,13 @@ def test_given_a_token_revoked_between_two_reads_on_the_loop_then_the_second_fin
     second = fraylog.access.mint(eid, "gm", label="co-GM")
 
     async def read_revoke_read() -> list[tuple[bool, Grant | None]]:
-        try:
-            before = await fraylog.access.grant_on_loop(second)
-            with Fraylog(fraylog.settings) as elsewhere:  # another worker revokes it
-                assert elsewhere.access.revoke(eid, token_id(second))
-            return [before, await fraylog.access.grant_on_loop(second)]
-        finally:
-            await fraylog.close_reads_on_loop()
+        before = await fraylog.access.grant_on_loop(second)
+        with Fraylog(fraylog.settings) as elsewhere:  # another worker revokes it
+            assert elsewhere.access.revoke(eid, token_id(second))
+        return [before, await fraylog.access.grant_on_loop(second)]
 
     # when
-    (read, grant), after = asyncio.run(read_revoke_read())
+    (read, grant), after = on_a_loop(fraylog, read_revoke_read)
     # then
     assert read and grant is not None and grant.label == "co-GM"
     assert after == (True, None)
@@ -139,14 +146,8 @@ def test_given_a_token_revoked_here_while_its_read_is_out_then_it_is_not_kept(
 
         monkeypatch.setattr(reads, "found", revoked_meanwhile)
 
-        async def read() -> tuple[bool, Grant | None]:
-            try:
-                return await fraylog.access.grant_on_loop(second)
-            finally:
-                await fraylog.close_reads_on_loop()
-
         # when
-        answer = asyncio.run(read())
+        answer = on_a_loop(fraylog, lambda: fraylog.access.grant_on_loop(second))
         # then
         assert answer == (True, None)
         assert fraylog.access.cached_grant(second) == (False, None)
@@ -163,24 +164,16 @@ def test_given_a_failed_read_then_it_is_left_to_the_caller_and_the_next_reads_re
     monkeypatch.setattr(reads, "REST_SECONDS", 0.2)
 
     async def broken_then_rested() -> list[tuple[bool, Grant | None]]:
-        try:
-            first = await fraylog.access.grant_on_loop(token)  # opens the connection
-            with psycopg.connect(PG_URL, autocommit=True) as admin:  # then it is cut off
-                admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE application_name = %s",
-                    (reads.application_name,),
-                )
-            failed = await fraylog.access.grant_on_loop(token)
-            resting = await fraylog.access.grant_on_loop(token)
-            await asyncio.sleep(0.3)
-            again = await fraylog.access.grant_on_loop(token)
-            return [first, failed, resting, again]
-        finally:
-            await fraylog.close_reads_on_loop()
+        first = await fraylog.access.grant_on_loop(token)  # opens the connection
+        assert cut_off(reads.application_name) == 1  # then it is cut off
+        failed = await fraylog.access.grant_on_loop(token)
+        resting = await fraylog.access.grant_on_loop(token)
+        await asyncio.sleep(0.3)
+        again = await fraylog.access.grant_on_loop(token)
+        return [first, failed, resting, again]
 
     # when
-    first, failed, resting, again = asyncio.run(broken_then_rested())
+    first, failed, resting, again = on_a_loop(fraylog, broken_then_rested)
     # then
     assert first[0] and again[0] and first == again
     assert failed == resting == (False, None)
